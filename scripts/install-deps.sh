@@ -1,0 +1,38 @@
+#!/bin/bash
+# Install the Debian packages lrubench needs, only those missing.
+# Idempotent and quick when everything is present (one dpkg-query call).
+set -euo pipefail
+
+pkgs=(
+	build-essential pkg-config
+	qemu-system-x86 qemu-utils	# guests
+	linux-source-6.1 xz-utils	# libperf (tools/lib/perf) and kernel builds
+	flex bison bc libelf-dev libssl-dev dwarves
+	kmod cpio e2fsprogs zstd	# depmod, initramfs, scratch disks
+	libcgroup-dev			# memcgs in the guest agent (static)
+	libsqlite3-dev sqlite3		# the store
+	libgsl-dev			# statistics
+	gnuplot-nox			# plots
+	libcmocka-dev			# unit tests
+	fio sysbench			# workloads
+	clang libclang-rt-14-dev	# fuzzing
+	libxml2-utils			# xmllint checks of reports
+)
+
+missing=()
+for p in "${pkgs[@]}"; do
+	[[ $p == \#* ]] && continue
+	st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+	[[ $st == installed ]] || missing+=("$p")
+done
+if ((${#missing[@]} == 0)); then
+	exit 0
+fi
+if [[ $(id -u) != 0 ]]; then
+	echo "install-deps: missing packages: ${missing[*]} (run as root or install them)" >&2
+	exit 1
+fi
+echo "install-deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >&2 || true
+apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
