@@ -16,6 +16,7 @@
 #define LRUBENCH_METRICS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 enum metric_kind { METRIC_COUNTER, METRIC_GAUGE };
 enum metric_better { BETTER_NONE, BETTER_HIGHER, BETTER_LOWER };
@@ -40,6 +41,17 @@ int metric__lookup(const char *name, struct metric_info *ret);
 bool metric__comparable(const char *name, const char *kernel_release, const char **ret_reason);
 
 const char *metric_kind_name(enum metric_kind kind);
+/* The dictionary's rows, for listings and reports. */
+const struct metric_info *metric__table(size_t *ret_n);
+
+/* A kernel version; sub is -1 when only the X.Y series is known (Debian ABI
+ * strings such as "6.1.0-57-cloud-amd64" do not carry the upstream sublevel). */
+struct kernel_version {
+	int major, minor, sub;
+};
+/* "6.1.192" -> 6.1.192, "6.1.0-57-cloud-amd64" -> 6.1.(-1), "6.1" -> 6.1.0;
+ * -EINVAL if release does not start with X.Y. */
+int kernel_version_parse(const char *release, struct kernel_version *ret);
 const char *metric_better_name(enum metric_better better);
 
 #endif
