@@ -13,12 +13,12 @@ WARN := -std=gnu11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototyp
 	-Wwrite-strings -Wformat=2 -Wundef -Wvla -Wimplicit-fallthrough -Wjump-misses-init \
 	-Wno-format-nonliteral -Werror
 CFLAGS   ?= -O2 -g
-CPPFLAGS += -D_GNU_SOURCE -Iharness/common -Iharness -MMD -MP
+CPPFLAGS += -D_GNU_SOURCE -Iharness/common -Iharness -Iworkloads -MMD -MP
 VERSION  := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 CPPFLAGS += -DLRUBENCH_VERSION='"$(VERSION)"'
 
 # Host program: every harness/*.c is a library object but lrubench.c (main).
-HOST_SRCS := $(wildcard harness/*.c) harness/common/util.c
+HOST_SRCS := $(wildcard harness/*.c) workloads/catalogue.c harness/common/util.c
 HOST_OBJS := $(HOST_SRCS:%.c=$(BUILD)/host/%.o)
 HOST_LIB_OBJS := $(filter-out $(BUILD)/host/harness/lrubench.o,$(HOST_OBJS))
 HOST_LDLIBS := -lsqlite3 -lcrypto -lgsl -lgslcblas -lm
@@ -50,7 +50,8 @@ deps:
 
 $(BUILD)/host/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -c -o $@ $<
+	@echo "  CC      $<"
+	@$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/lrubench: $(HOST_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(HOST_LDLIBS)
@@ -60,7 +61,8 @@ $(LIBPERF)/lib/libperf.a:
 
 $(BUILD)/guest/%.o: %.c | $(LIBPERF)/lib/libperf.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Iworkloads/lib -I$(LIBPERF)/include $(WARN) $(CFLAGS) -c -o $@ $<
+	@echo "  CC      $< (guest)"
+	@$(CC) $(CPPFLAGS) -Iworkloads/lib -I$(LIBPERF)/include $(WARN) $(CFLAGS) -c -o $@ $<
 
 $(AGENT): $(AGENT_OBJS) $(LIBPERF)/lib/libperf.a
 	@mkdir -p $(dir $@)
@@ -72,7 +74,8 @@ $(BUILD)/guest/bin/wl-%: $(BUILD)/guest/workloads/wl-%.o $(WL_LIB_OBJS)
 
 $(BUILD)/san/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Iworkloads/lib -DLRUBENCH_TEST $(WARN) -O1 -g $(SAN) -c -o $@ $<
+	@echo "  CC      $< (sanitizers)"
+	@$(CC) $(CPPFLAGS) -Iworkloads/lib -DLRUBENCH_TEST $(WARN) -O1 -g $(SAN) -c -o $@ $<
 
 $(BUILD)/tests/%: $(BUILD)/san/harness/tests/%.o $(TEST_LIB_OBJS)
 	@mkdir -p $(dir $@)

@@ -77,7 +77,7 @@ void *xrealloc(void *p, size_t n, size_t size)
 
 	if (size && n > SIZE_MAX / size)
 		abort();
-	r = realloc(p, n * size ? n * size : 1);
+	r = realloc(p, n * size != 0 ? n * size : 1);
 	if (!r)
 		abort();
 	return r;

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Sub-commands, in the style of git and perf: one cmd-NAME.c each, one row
+ * in the table in lrubench.c. Each returns the process exit status:
+ * 0 success, 1 a finding (e.g. a kernel refused), 2 an error.
+ */
+#ifndef LRUBENCH_CMD_H
+#define LRUBENCH_CMD_H
+
+int cmd_run(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_doctor(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_kernel(int argc, char **argv);
+
+/* Paths relative to the repository root, overridable through the environment. */
+const char *path_build(void);	     /* LRUBENCH_BUILD, default "build" */
+const char *path_results(void);	     /* LRUBENCH_RESULTS, default "results" */
+const char *path_reports(void);	     /* LRUBENCH_REPORTS, default "reports" */
+const char *path_kernel_cache(void); /* LRUBENCH_KERNELS, default "kernels/cache" */
+const char *path_default_plan(void); /* workloads/plans/default.ini */
+
+#endif

@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "kernel.h"
+#include "spawn.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <openssl/evp.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/*
+ * What a kernel must have for lrubench, and why. "ym" accepts a module (the
+ * guest image carries it); "y" must be built in. One row per option.
+ */
+static const struct kconfig_need {
+	const char *name;
+	const char *accept; /* "y" or "ym" */
+	const char *why;
+} kconfig_needs[] = {
+	{ "MEMCG", "y", "workloads run in memory cgroups" },
+	{ "PSI", "y", "pressure stall information is sampled" },
+	{ "LRU_GEN", "y", "the multi-gen LRU is one side of every comparison" },
+	{ "SWAP", "y", "anon reclaim needs swap" },
+	{ "VM_EVENT_COUNTERS", "y", "/proc/vmstat event counters are the reclaim signals" },
+	{ "CGROUPS", "y", "cgroup v2 hierarchy" },
+	{ "BLK_DEV_INITRD", "y", "the guest agent lives in an initramfs" },
+	{ "DEVTMPFS", "y", "device nodes for the channel and zram" },
+	{ "SERIAL_8250_CONSOLE", "y", "the console log" },
+	{ "ZRAM", "ym", "swap on zram" },
+	{ "VIRTIO_CONSOLE", "ym", "the agent's channel is a virtio-serial port" },
+	{ "VIRTIO_PCI", "ym", "virtio devices" },
+};
+
+const char *kernel__config(const struct kernel *k, const char *name, char *buf, size_t len)
+{
+	size_t nlen = strlen(name);
+	const char *p = k->config;
+
+	while (p && *p) {
+		const char *eol = strchr(p, '\n');
+		size_t llen = eol ? (size_t)(eol - p) : strlen(p);
+
+		if (llen > 7 + nlen && !strncmp(p, "CONFIG_", 7) && !strncmp(p + 7, name, nlen) &&
+		    p[7 + nlen] == '=') {
+			size_t vlen = llen - 8 - nlen;
+			const char *v = p + 8 + nlen;
+
+			if (vlen >= 2 && v[0] == '"' && v[vlen - 1] == '"') {
+				v++;
+				vlen -= 2;
+			}
+			if (vlen >= len)
+				vlen = len - 1;
+			memcpy(buf, v, vlen);
+			buf[vlen] = '\0';
+			return buf;
+		}
+		p = eol ? eol + 1 : NULL;
+	}
+	return NULL;
+}
+
+int kernel__check(const struct kernel *k, char **ret_missing)
+{
+	char *missing = NULL;
+	char buf[64];
+
+	for (size_t i = 0; i < ARRAY_SIZE(kconfig_needs); i++) {
+		const struct kconfig_need *n = &kconfig_needs[i];
+		const char *v = kernel__config(k, n->name, buf, sizeof(buf));
+		bool ok = v && strlen(v) == 1 && strchr(n->accept, v[0]);
+		char *tmp;
+
+		if (ok && v[0] == 'm' && !k->modules_dir) {
+			tmp = xasprintf("%s%sCONFIG_%s=m but no modules tree was found (%s)",
+					missing ? missing : "", missing ? ", " : "", n->name, n->why);
+		} else if (!ok) {
+			tmp = xasprintf("%s%sCONFIG_%s (%s%s; %s)", missing ? missing : "",
+					missing ? ", " : "", n->name, v ? "is " : "not set",
+					v ? v : "", n->why);
+		} else {
+			continue;
+		}
+		free(missing);
+		missing = tmp;
+	}
+	if (missing) {
+		*ret_missing = missing;
+		return -ENOTSUP;
+	}
+	return 0;
+}
+
+void sha256_buf(const void *buf, size_t len, char out[65])
+{
+	unsigned char md[32];
+	unsigned int mdlen = 0;
+
+	EVP_Digest(buf, len, md, &mdlen, EVP_sha256(), NULL);
+	for (unsigned i = 0; i < 32; i++)
+		sprintf(out + 2 * i, "%02x", md[i]);
+	out[64] = '\0';
+}
+
+int sha256_file(const char *path, char out[65])
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	EVP_MD_CTX *ctx;
+	unsigned char md[32];
+	unsigned int mdlen = 0;
+	char buf[65536];
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	ctx = EVP_MD_CTX_new();
+	if (!ctx)
+		return -ENOMEM;
+	EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		EVP_DigestUpdate(ctx, buf, (size_t)n);
+	EVP_DigestFinal_ex(ctx, md, &mdlen);
+	EVP_MD_CTX_free(ctx);
+	if (n < 0)
+		return -errno;
+	for (unsigned i = 0; i < 32; i++)
+		sprintf(out + 2 * i, "%02x", md[i]);
+	out[64] = '\0';
+	return 0;
+}
+
+/*
+ * The x86 boot protocol: the setup header at 0x1f1 has "HdrS" at 0x202 and,
+ * at 0x20e, a pointer (minus 0x200) to the kernel version string.
+ */
+static int bzimage_version(const char *path, char **ret_version, char **ret_err)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	unsigned char hdr[0x210];
+	char ver[256];
+	uint16_t off;
+	ssize_t n;
+
+	if (fd < 0) {
+		*ret_err = xasprintf("%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	n = pread(fd, hdr, sizeof(hdr), 0);
+	if (n != (ssize_t)sizeof(hdr) || memcmp(hdr + 0x202, "HdrS", 4)) {
+		*ret_err = xasprintf("%s: not an x86 bzImage (no HdrS boot header)", path);
+		return -EINVAL;
+	}
+	off = (uint16_t)(hdr[0x20e] | hdr[0x20f] << 8);
+	n = pread(fd, ver, sizeof(ver) - 1, (off_t)off + 0x200);
+	if (n <= 0) {
+		*ret_err = xasprintf("%s: cannot read the version string at 0x%x", path, off + 0x200);
+		return -EINVAL;
+	}
+	ver[n] = '\0';
+	*ret_version = xstrdup(ver);
+	return 0;
+}
+
+static bool file_exists(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static bool dir_exists(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* build/tools/extract-ikconfig, beside the lrubench binary. */
+static char *tool_path(const char *name)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n <= 0)
+		return NULL;
+	self[n] = '\0';
+	return xasprintf("%s/tools/%s", dirname(self), name);
+}
+
+static int ikconfig_extract(const char *image, char **ret_config)
+{
+	_cleanup_free_ char *tool = tool_path("extract-ikconfig");
+	_cleanup_free_ char *out = NULL;
+	const char *argv[] = { tool, image, NULL };
+	struct spawn_opts o = { .ret_stdout = &out, .stdout_limit = 4u << 20 };
+	_cleanup_free_ char *err = NULL;
+
+	if (!tool || !file_exists(tool))
+		return -ENOENT;
+	o.ret_stderr = &err;
+	if (spawn_run(argv, &o) != 0 || !out || !strstr(out, "CONFIG_"))
+		return -ENOENT;
+	*ret_config = TAKE_PTR(out);
+	return 0;
+}
+
+void kernel__free(struct kernel *k)
+{
+	if (!k)
+		return;
+	free(k->image);
+	free(k->config_path);
+	free(k->config);
+	free(k->modules_dir);
+	free(k->release);
+	free(k->version);
+	free(k->source);
+	free(k);
+}
+
+void kernel__freep(struct kernel **k)
+{
+	kernel__free(*k);
+}
+
+int kernel__open(const char *image, const char *config_path, const char *modules_dir,
+		 struct kernel **ret, char **ret_err)
+{
+	_cleanup_(kernel__freep) struct kernel *k = xcalloc(1, sizeof(*k));
+	_cleanup_free_ char *dir_buf = xstrdup(image);
+	const char *dir = dirname(dir_buf);
+	char *sp;
+	int r;
+
+	k->image = realpath(image, NULL);
+	if (!k->image) {
+		*ret_err = xasprintf("kernel %s: %s", image, strerror(errno));
+		return -ENOENT;
+	}
+	r = bzimage_version(k->image, &k->version, ret_err);
+	if (r < 0)
+		return r;
+	sp = strchr(k->version, ' ');
+	k->release = sp ? strndup(k->version, (size_t)(sp - k->version)) : xstrdup(k->version);
+	r = sha256_file(k->image, k->sha256);
+	if (r < 0) {
+		*ret_err = xasprintf("kernel %s: %s", image, strerror(-r));
+		return r;
+	}
+
+	/* The config: given, beside the image, or IKCONFIG inside it. */
+	if (config_path) {
+		k->config_path = xstrdup(config_path);
+	} else {
+		const char *names[] = { "config", ".config", NULL };
+
+		for (size_t i = 0; names[i] && !k->config_path; i++) {
+			char *p = xasprintf("%s/%s", dir, names[i]);
+
+			if (file_exists(p))
+				k->config_path = p;
+			else
+				free(p);
+		}
+		if (!k->config_path) {
+			char *p = xasprintf("%s/config-%s", dir, k->release);
+
+			if (file_exists(p))
+				k->config_path = p;
+			else
+				free(p);
+		}
+	}
+	if (k->config_path) {
+		r = read_file(k->config_path, 16u << 20, &k->config, NULL);
+		if (r < 0) {
+			*ret_err = xasprintf("kernel config %s: %s", k->config_path, strerror(-r));
+			return r;
+		}
+	} else if (ikconfig_extract(k->image, &k->config) == 0) {
+		k->config_path = xasprintf("%s (IKCONFIG)", k->image);
+	} else {
+		*ret_err = xasprintf("kernel %s: no config found: looked for config, .config and "
+				     "config-%s beside it and for IKCONFIG inside it; pass --config",
+				     image, k->release);
+		return -ENOENT;
+	}
+	sha256_buf(k->config, strlen(k->config), k->config_sha256);
+
+	/* Modules: given, or lib/modules/RELEASE beside the image or its parent. */
+	if (modules_dir) {
+		if (!dir_exists(modules_dir)) {
+			*ret_err = xasprintf("modules directory %s: not a directory", modules_dir);
+			return -ENOENT;
+		}
+		k->modules_dir = realpath(modules_dir, NULL);
+	} else {
+		const char *ups[] = { "", "/..", NULL };
+
+		for (size_t i = 0; ups[i] && !k->modules_dir; i++) {
+			char *p = xasprintf("%s%s/lib/modules/%s", dir, ups[i], k->release);
+
+			if (dir_exists(p))
+				k->modules_dir = realpath(p, NULL);
+			free(p);
+		}
+	}
+	k->source = xasprintf("file:%s", k->image);
+	*ret = TAKE_PTR(k);
+	return 0;
+}
+
+/* Run a helper, turning failure into a message with its stderr tail. */
+static int run_tool(const char *const argv[], const char *cwd, char **ret_out, char **ret_err)
+{
+	_cleanup_free_ char *err = NULL;
+	struct spawn_opts o = { .cwd = cwd, .ret_stdout = ret_out, .ret_stderr = &err };
+	int r = spawn_run(argv, &o);
+
+	if (r != 0) {
+		_cleanup_free_ char *cmd = argv_join(argv);
+
+		*ret_err = xasprintf("'%s' failed (%s %d): %s", cmd, r < 0 ? "error" : "exit",
+				     r < 0 ? -r : r, err ? strstrip(err) : "");
+		return r < 0 ? r : -EIO;
+	}
+	return 0;
+}
+
+/* The newest cached debian-* kernel, for offline use. */
+static char *newest_cached(const char *cache_dir)
+{
+	DIR *d = opendir(cache_dir);
+	struct dirent *e;
+	char *best = NULL;
+
+	if (!d)
+		return NULL;
+	while ((e = readdir(d))) {
+		char *marker;
+
+		if (strncmp(e->d_name, "debian-", 7))
+			continue;
+		marker = xasprintf("%s/%s/complete", cache_dir, e->d_name);
+		if (file_exists(marker) && (!best || strverscmp(e->d_name, best) > 0)) {
+			free(best);
+			best = xstrdup(e->d_name);
+		}
+		free(marker);
+	}
+	closedir(d);
+	return best;
+}
+
+int kernel__debian_default(const char *cache_dir, char **ret_image, char **ret_err)
+{
+	const char *meta = "linux-image-cloud-amd64";
+	_cleanup_free_ char *deps = NULL, *abi_pkg = NULL, *dir = NULL, *tmp = NULL;
+	_cleanup_free_ char *err = NULL, *name = NULL, *marker = NULL, *pkg = NULL;
+	const char *p, *release;
+	int r;
+
+	mkdir(cache_dir, 0755);
+	{
+		const char *argv[] = { "apt-cache", "depends", meta, NULL };
+
+		r = run_tool(argv, NULL, &deps, &err);
+	}
+	p = deps ? strstr(deps, "Depends: linux-image-") : NULL;
+	if (r == 0 && p) {
+		p += strlen("Depends: ");
+		abi_pkg = strndup(p, strcspn(p, " \n"));
+	}
+	if (!abi_pkg) {
+		/* No apt metadata (offline, no apt-get update): use what is cached. */
+		name = newest_cached(cache_dir);
+		if (!name) {
+			*ret_err = xasprintf("cannot resolve %s (%s) and no kernel is cached in %s; "
+					     "run 'apt-get update'",
+					     meta, err ? err : "no Depends line", cache_dir);
+			return -ENOENT;
+		}
+	} else {
+		name = xasprintf("debian-%s", abi_pkg + strlen("linux-image-"));
+	}
+	dir = xasprintf("%s/%s", cache_dir, name);
+	release = name + strlen("debian-");
+	marker = xasprintf("%s/complete", dir);
+	if (!file_exists(marker)) {
+		_cleanup_free_ char *deb = NULL, *listing = NULL;
+		const char *dl[] = { "apt-get", "download", NULL, NULL };
+		const char *ls[] = { "ls", NULL };
+
+		log_info("fetching Debian's %s (unsigned) into %s", abi_pkg, dir);
+		tmp = xasprintf("%s/.download-%s", cache_dir, release);
+		{
+			const char *rm[] = { "rm", "-rf", tmp, dir, NULL };
+
+			run_tool(rm, NULL, NULL, ret_err);
+		}
+		if (mkdir(tmp, 0755) < 0) {
+			*ret_err = xasprintf("mkdir %s: %s", tmp, strerror(errno));
+			return -errno;
+		}
+		pkg = xasprintf("%s-unsigned", abi_pkg);
+		dl[2] = pkg;
+		r = run_tool(dl, tmp, NULL, ret_err);
+		if (r < 0)
+			return r;
+		r = run_tool(ls, tmp, &listing, ret_err);
+		if (r < 0)
+			return r;
+		deb = strndup(listing, strcspn(listing, "\n"));
+		{
+			const char *x[] = { "dpkg-deb", "-x", deb, "root", NULL };
+
+			r = run_tool(x, tmp, NULL, ret_err);
+			if (r < 0)
+				return r;
+		}
+		{
+			_cleanup_free_ char *root = xasprintf("%s/root", tmp);
+			const char *dm[] = { "depmod", "-b", root, release, NULL };
+
+			r = run_tool(dm, NULL, NULL, ret_err);
+			if (r < 0)
+				return r;
+		}
+		{
+			_cleanup_free_ char *root = xasprintf("%s/root", tmp);
+
+			if (rename(root, dir) < 0) {
+				*ret_err = xasprintf("rename %s -> %s: %s", root, dir, strerror(errno));
+				return -errno;
+			}
+			/* The .deb's identity is the kernel's source identity. */
+			char *src = xasprintf("debian:%s", deb);
+			_cleanup_free_ char *srcfile = xasprintf("%s/source", dir);
+			int fd = open(srcfile, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+			if (fd >= 0) {
+				if (write(fd, src, strlen(src)) < 0)
+					log_warn("%s: %s", srcfile, strerror(errno));
+				close(fd);
+			}
+			free(src);
+		}
+		{
+			const char *rm[] = { "rm", "-rf", tmp, NULL };
+
+			run_tool(rm, NULL, NULL, ret_err);
+		}
+		close(open(marker, O_WRONLY | O_CREAT, 0644));
+	}
+	*ret_image = xasprintf("%s/boot/vmlinuz-%s", dir, release);
+	if (!file_exists(*ret_image)) {
+		*ret_err = xasprintf("%s: missing from the cached package", *ret_image);
+		free(*ret_image);
+		return -ENOENT;
+	}
+	return 0;
+}

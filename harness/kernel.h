@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernels as inputs: a bzImage with its .config and (when it has modular
+ * drivers) its modules tree; identity by sha256; the checks that refuse a
+ * kernel that cannot run a campaign before anything boots.
+ */
+#ifndef LRUBENCH_KERNEL_H
+#define LRUBENCH_KERNEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct kernel {
+	char *image;	   /* bzImage path */
+	char *config_path; /* the .config it was built with */
+	char *config;	   /* its text */
+	char *modules_dir; /* lib/modules/RELEASE, or NULL when nothing needed is modular */
+	char *release;	   /* from the bzImage header, e.g. 6.1.0-57-cloud-amd64 */
+	char *version;	   /* the whole version string from the header */
+	char *source;	   /* where it came from: "debian:linux-image-...", "path" */
+	char sha256[65];
+	char config_sha256[65];
+};
+
+/*
+ * Open a kernel: read the release from the bzImage header, find its config
+ * (config_path if given, else "config", ".config" or "config-RELEASE" beside
+ * the image, else the IKCONFIG blob inside it) and its modules (modules_dir
+ * if given, else lib/modules/RELEASE beside or above the image). Errors are
+ * reported through *ret_err (malloc'd) and -errno.
+ */
+int kernel__open(const char *image, const char *config_path, const char *modules_dir,
+		 struct kernel **ret, char **ret_err);
+void kernel__free(struct kernel *k);
+void kernel__freep(struct kernel **k);
+
+/* The value of CONFIG_name ("y", "m", a string, or NULL when unset). */
+const char *kernel__config(const struct kernel *k, const char *name, char *buf, size_t len);
+
+/*
+ * Check the kernel can run lrubench's campaigns. Returns 0 when it can; else
+ * -ENOTSUP and *ret_missing lists the missing options ("CONFIG_LRU_GEN, ...").
+ */
+int kernel__check(const struct kernel *k, char **ret_missing);
+
+/*
+ * The embedded default: Debian's current 6.1 cloud kernel. Fetched with
+ * apt-get download and unpacked under cache_dir the first time; later calls
+ * reuse the cache (and work offline). Returns the bzImage path.
+ */
+int kernel__debian_default(const char *cache_dir, char **ret_image, char **ret_err);
+
+/* sha256 of a file as lowercase hex. */
+int sha256_file(const char *path, char out[65]);
+void sha256_buf(const void *buf, size_t len, char out[65]);
+
+#endif

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lrubench: settle arguments about Linux page reclaim (classic LRU vs MGLRU)
+ * with data. See README.md.
+ */
+#include "cmd.h"
+#include "util.h"
+
+#include <string.h>
+
+static const struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+} commands[] = {
+	{ "run", cmd_run, "run a plan (default: classic vs MGLRU on Debian's kernel)" },
+	{ "compare", cmd_compare, "print the comparison table of a campaign database" },
+	{ "report", cmd_report, "write reports/<campaign>/ from a campaign database" },
+	{ "list", cmd_list, "the workload catalogue: parameters, results, directions" },
+	{ "kernel", cmd_kernel, "kernel check|fetch: check a kernel, fetch the default" },
+	{ "doctor", cmd_doctor, "what works on this host, and why not where it does not" },
+};
+
+static const char *env_or(const char *name, const char *def)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? v : def;
+}
+
+const char *path_build(void)
+{
+	return env_or("LRUBENCH_BUILD", "build");
+}
+
+const char *path_results(void)
+{
+	return env_or("LRUBENCH_RESULTS", "results");
+}
+
+const char *path_reports(void)
+{
+	return env_or("LRUBENCH_REPORTS", "reports");
+}
+
+const char *path_kernel_cache(void)
+{
+	return env_or("LRUBENCH_KERNELS", "kernels/cache");
+}
+
+const char *path_default_plan(void)
+{
+	return env_or("LRUBENCH_PLAN", "workloads/plans/default.ini");
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: lrubench [-v] COMMAND [ARGS]\n\ncommands:\n");
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
+	fprintf(f, "\n'lrubench COMMAND --help' for a command's options. Version %s.\n",
+		LRUBENCH_VERSION);
+}
+
+int main(int argc, char **argv)
+{
+	int i = 1;
+
+	log_set_prefix("lrubench");
+	while (i < argc && argv[i][0] == '-') {
+		if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
+			log_set_level(LOG_DEBUG);
+		} else if (!strcmp(argv[i], "--version")) {
+			printf("lrubench %s\n", LRUBENCH_VERSION);
+			return 0;
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			usage(stdout);
+			return 0;
+		} else {
+			log_err("unknown option '%s'", argv[i]);
+			usage(stderr);
+			return 2;
+		}
+		i++;
+	}
+	if (i >= argc) {
+		usage(stderr);
+		return 2;
+	}
+	for (size_t c = 0; c < ARRAY_SIZE(commands); c++)
+		if (!strcmp(argv[i], commands[c].name))
+			return commands[c].fn(argc - i, argv + i);
+	log_err("unknown command '%s'", argv[i]);
+	usage(stderr);
+	return 2;
+}

@@ -1,0 +1,567 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "plan.h"
+#include "catalogue.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <string.h>
+
+enum section { SEC_NONE, SEC_CAMPAIGN, SEC_GUEST, SEC_VARIANT, SEC_MEMCG, SEC_WORKLOAD };
+
+struct parser {
+	const char *path;
+	int line;
+	char *err;
+	struct plan *p;
+	enum section sec;
+};
+
+static int fail(struct parser *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(struct parser *ps, const char *fmt, ...)
+{
+	_cleanup_free_ char *msg = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	ps->err = xasprintf("%s:%d: %s", ps->path, ps->line, msg);
+	return -EINVAL;
+}
+
+static void kv_add(struct kv **kv, size_t *n, const char *k, const char *v)
+{
+	*kv = xrealloc(*kv, *n + 1, sizeof(**kv));
+	(*kv)[*n].key = xstrdup(k);
+	(*kv)[*n].value = xstrdup(v);
+	(*n)++;
+}
+
+static bool name_ok(const char *s)
+{
+	if (!*s || strlen(s) > 64)
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("._-", *s))
+			return false;
+	return true;
+}
+
+int lru_mode_parse(const char *s, unsigned *ret)
+{
+	uint64_t v;
+
+	if (!strcmp(s, "classic")) {
+		*ret = 0;
+		return 0;
+	}
+	if (!strcmp(s, "mglru")) {
+		*ret = 7;
+		return 0;
+	}
+	if (parse_u64(s, &v) < 0 || v > 7)
+		return -EINVAL;
+	*ret = (unsigned)v;
+	return 0;
+}
+
+/* Typed setters: one per value type; each names the key and value on error. */
+static int set_str(struct parser *ps, char **dst, const char *k, const char *v)
+{
+	(void)ps;
+	(void)k;
+	free(*dst);
+	*dst = xstrdup(v);
+	return 0;
+}
+
+static int set_size(struct parser *ps, uint64_t *dst, const char *k, const char *v)
+{
+	if (parse_size(v, dst) < 0)
+		return fail(ps, "bad size '%s' for '%s' (use e.g. 512M, 2G)", v, k);
+	return 0;
+}
+
+static int set_ms(struct parser *ps, uint64_t *dst, const char *k, const char *v)
+{
+	if (parse_duration_ms(v, dst) < 0)
+		return fail(ps, "bad duration '%s' for '%s' (use e.g. 500ms, 30s, 2m)", v, k);
+	return 0;
+}
+
+static int set_int(struct parser *ps, int *dst, const char *k, const char *v, int min, int max)
+{
+	int64_t x;
+
+	if (parse_i64(v, &x) < 0 || x < min || x > max)
+		return fail(ps, "bad value '%s' for '%s' (an integer from %d to %d)", v, k, min, max);
+	*dst = (int)x;
+	return 0;
+}
+
+static int campaign_key(struct parser *ps, const char *k, const char *v)
+{
+	struct plan *p = ps->p;
+	int reps = 0;
+
+	if (!strcmp(k, "name")) {
+		if (!name_ok(v))
+			return fail(ps, "bad name '%s' (letters, digits, '.', '_', '-')", v);
+		return set_str(ps, &p->name, k, v);
+	}
+	if (!strcmp(k, "repetitions")) {
+		int r = set_int(ps, &reps, k, v, 1, 1000);
+
+		p->repetitions = reps;
+		return r;
+	}
+	if (!strcmp(k, "seed"))
+		return parse_u64(v, &p->seed) < 0 ? fail(ps, "bad seed '%s'", v) : 0;
+	if (!strcmp(k, "interval")) {
+		int r = set_ms(ps, &p->interval_ms, k, v);
+
+		if (r == 0 && p->interval_ms < 10)
+			return fail(ps, "interval '%s' is below 10ms", v);
+		return r;
+	}
+	if (!strcmp(k, "timeout"))
+		return set_ms(ps, &p->timeout_ms, k, v);
+	if (!strcmp(k, "baseline"))
+		return set_str(ps, &p->baseline, k, v);
+	return fail(ps, "unknown key '%s' in [campaign]", k);
+}
+
+static int guest_key(struct parser *ps, const char *k, const char *v)
+{
+	struct plan *p = ps->p;
+
+	if (!strcmp(k, "memory"))
+		return set_size(ps, &p->mem_bytes, k, v);
+	if (!strcmp(k, "cpus"))
+		return set_int(ps, &p->cpus, k, v, 1, 256);
+	if (!strcmp(k, "swap")) {
+		if (strcmp(v, "zram") && strcmp(v, "none"))
+			return fail(ps, "bad swap '%s' (zram or none)", v);
+		return set_str(ps, &p->swap, k, v);
+	}
+	if (!strcmp(k, "swap_size"))
+		return set_size(ps, &p->swap_bytes, k, v);
+	if (!strcmp(k, "zram_comp")) {
+		if (!name_ok(v))
+			return fail(ps, "bad zram_comp '%s'", v);
+		return set_str(ps, &p->zram_comp, k, v);
+	}
+	if (!strcmp(k, "thp")) {
+		if (strcmp(v, "never") && strcmp(v, "always") && strcmp(v, "madvise"))
+			return fail(ps, "bad thp '%s' (never, always or madvise)", v);
+		return set_str(ps, &p->thp, k, v);
+	}
+	if (!strcmp(k, "cmdline"))
+		return set_str(ps, &p->cmdline, k, v);
+	return fail(ps, "unknown key '%s' in [guest]", k);
+}
+
+static int variant_key(struct parser *ps, const char *k, const char *v)
+{
+	struct plan_variant *var = &ps->p->variants[ps->p->nvariants - 1];
+
+	if (!strcmp(k, "kernel"))
+		return set_str(ps, &var->kernel, k, v);
+	if (!strcmp(k, "config"))
+		return set_str(ps, &var->config, k, v);
+	if (!strcmp(k, "modules"))
+		return set_str(ps, &var->modules, k, v);
+	if (!strcmp(k, "lru")) {
+		if (lru_mode_parse(v, &var->lru_enabled) < 0)
+			return fail(ps, "bad lru '%s' (classic, mglru, or a value 0x0..0x7 for "
+					"/sys/kernel/mm/lru_gen/enabled)", v);
+		return set_str(ps, &var->lru, k, v);
+	}
+	if (!strcmp(k, "min_ttl_ms")) {
+		int x = 0;
+		int r = set_int(ps, &x, k, v, 0, 1000000000);
+
+		var->min_ttl_ms = x;
+		return r;
+	}
+	if (!strncmp(k, "sysctl.", 7) && k[7]) {
+		_cleanup_free_ char *path = xstrdup(k + 7);
+
+		for (char *c = path; *c; c++) {
+			if (*c == '.')
+				*c = '/';
+			else if (!isalnum((unsigned char)*c) && *c != '_')
+				return fail(ps, "bad sysctl name '%s'", k);
+		}
+		for (const char *c = v; *c; c++)
+			if (!isalnum((unsigned char)*c) && !strchr(" _-.", *c))
+				return fail(ps, "bad value '%s' for '%s'", v, k);
+		kv_add(&var->sysctls, &var->nsysctls, path, v);
+		return 0;
+	}
+	return fail(ps, "unknown key '%s' in [variant %s]", k, var->name);
+}
+
+static int memcg_key(struct parser *ps, const char *k, const char *v)
+{
+	struct plan_memcg *m = &ps->p->memcgs[ps->p->nmemcgs - 1];
+	static const char *const sizes[] = { "memory.max", "memory.high", "memory.low",
+					     "memory.min", "memory.swap.max", "memory.swap.high",
+					     NULL };
+	uint64_t bytes;
+
+	for (size_t i = 0; sizes[i]; i++) {
+		char buf[32];
+
+		if (strcmp(k, sizes[i]))
+			continue;
+		if (!strcmp(v, "max")) {
+			kv_add(&m->files, &m->nfiles, k, "max");
+			return 0;
+		}
+		if (parse_size(v, &bytes) < 0)
+			return fail(ps, "bad size '%s' for '%s' (e.g. 256M, or max)", v, k);
+		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)bytes);
+		kv_add(&m->files, &m->nfiles, k, buf);
+		if (!strcmp(k, "memory.max"))
+			m->max_bytes = bytes;
+		return 0;
+	}
+	if (!strcmp(k, "memory.swappiness") || !strcmp(k, "memory.oom.group")) {
+		int64_t x;
+
+		if (parse_i64(v, &x) < 0 || x < 0 || x > 200)
+			return fail(ps, "bad value '%s' for '%s'", v, k);
+		kv_add(&m->files, &m->nfiles, k, v);
+		return 0;
+	}
+	return fail(ps, "unknown key '%s' in [memcg %s]", k, m->name);
+}
+
+static int workload_key(struct parser *ps, const char *k, const char *v)
+{
+	struct plan_workload *w = &ps->p->workloads[ps->p->nworkloads - 1];
+	const struct wl_param *prm;
+
+	if (!strcmp(k, "type")) {
+		w->def = workload_find(v);
+		if (!w->def)
+			return fail(ps, "unknown workload type '%s' (see 'lrubench list')", v);
+		return 0;
+	}
+	if (!strcmp(k, "memcg")) {
+		if (!name_ok(v))
+			return fail(ps, "bad memcg name '%s'", v);
+		return set_str(ps, &w->memcg, k, v);
+	}
+	if (!strcmp(k, "start"))
+		return set_ms(ps, &w->start_ms, k, v);
+	if (!w->def)
+		return fail(ps, "'type' must come before '%s' in [workload %s]", k, w->name);
+	prm = workload_param(w->def, k);
+	if (!prm)
+		return fail(ps, "unknown key '%s' for workload type '%s'", k, w->def->name);
+	/* Values are checked here; relative sizes are resolved once memcgs are known. */
+	switch (prm->type) {
+	case WLP_SIZE: {
+		uint64_t b;
+		size_t len = strlen(v);
+		char *end;
+
+		if (len > 1 && v[len - 1] == 'x') {
+			double f = strtod(v, &end);
+
+			if (end != v + len - 1 || !(f > 0) || f > 1000)
+				return fail(ps, "bad relative size '%s' for '%s'", v, k);
+		} else if (parse_size(v, &b) < 0) {
+			return fail(ps, "bad size '%s' for '%s' (e.g. 512M or 2.5x)", v, k);
+		}
+		break;
+	}
+	case WLP_U64: {
+		uint64_t x;
+
+		if (parse_u64(v, &x) < 0)
+			return fail(ps, "bad value '%s' for '%s' (an unsigned integer)", v, k);
+		break;
+	}
+	case WLP_FRACTION: {
+		char *end;
+		double f = strtod(v, &end);
+
+		if (end == v || *end || !(f >= prm->min && f <= prm->max))
+			return fail(ps, "bad value '%s' for '%s' (a number from %g to %g)", v, k,
+				    prm->min, prm->max);
+		break;
+	}
+	case WLP_DURATION: {
+		uint64_t ms;
+
+		if (parse_duration_ms(v, &ms) < 0)
+			return fail(ps, "bad duration '%s' for '%s'", v, k);
+		break;
+	}
+	}
+	kv_add(&w->params, &w->nparams, k, v);
+	return 0;
+}
+
+static int section_start(struct parser *ps, char *hdr)
+{
+	struct plan *p = ps->p;
+	char *name = strchr(hdr, ' ');
+
+	if (name) {
+		*name++ = '\0';
+		name = strstrip(name);
+	}
+	if (!strcmp(hdr, "campaign") || !strcmp(hdr, "guest")) {
+		if (name)
+			return fail(ps, "[%s] takes no name", hdr);
+		ps->sec = hdr[0] == 'c' ? SEC_CAMPAIGN : SEC_GUEST;
+		return 0;
+	}
+	if (strcmp(hdr, "variant") && strcmp(hdr, "memcg") && strcmp(hdr, "workload"))
+		return fail(ps, "unknown section [%s] (campaign, guest, variant, memcg, workload)",
+			    hdr);
+	if (!name || !name_ok(name))
+		return fail(ps, "[%s] needs a name of letters, digits, '.', '_' or '-', got '%s'",
+			    hdr, name ? name : "");
+	if (!strcmp(hdr, "variant")) {
+		for (size_t i = 0; i < p->nvariants; i++)
+			if (!strcmp(p->variants[i].name, name))
+				return fail(ps, "duplicate [variant %s]", name);
+		p->variants = xrealloc(p->variants, p->nvariants + 1, sizeof(*p->variants));
+		p->variants[p->nvariants++] = (struct plan_variant){
+			.name = xstrdup(name), .min_ttl_ms = -1,
+			.kernel = xstrdup("debian"), .lru = xstrdup("classic"),
+		};
+		ps->sec = SEC_VARIANT;
+	} else if (!strcmp(hdr, "memcg")) {
+		for (size_t i = 0; i < p->nmemcgs; i++)
+			if (!strcmp(p->memcgs[i].name, name))
+				return fail(ps, "duplicate [memcg %s]", name);
+		p->memcgs = xrealloc(p->memcgs, p->nmemcgs + 1, sizeof(*p->memcgs));
+		p->memcgs[p->nmemcgs++] = (struct plan_memcg){ .name = xstrdup(name) };
+		ps->sec = SEC_MEMCG;
+	} else {
+		for (size_t i = 0; i < p->nworkloads; i++)
+			if (!strcmp(p->workloads[i].name, name))
+				return fail(ps, "duplicate [workload %s]", name);
+		p->workloads = xrealloc(p->workloads, p->nworkloads + 1, sizeof(*p->workloads));
+		p->workloads[p->nworkloads++] = (struct plan_workload){ .name = xstrdup(name) };
+		ps->sec = SEC_WORKLOAD;
+	}
+	return 0;
+}
+
+/* After parsing: cross-references, required keys, relative sizes. */
+static int plan_finish(struct parser *ps)
+{
+	struct plan *p = ps->p;
+
+	ps->line = 0;
+	if (!p->nvariants)
+		return fail(ps, "no [variant NAME] section");
+	if (!p->nworkloads)
+		return fail(ps, "no [workload NAME] section");
+	if (p->baseline) {
+		bool found = false;
+
+		for (size_t i = 0; i < p->nvariants; i++)
+			found |= !strcmp(p->variants[i].name, p->baseline);
+		if (!found)
+			return fail(ps, "baseline '%s' is not a variant", p->baseline);
+	} else {
+		p->baseline = xstrdup(p->variants[0].name);
+	}
+	for (size_t i = 0; i < p->nworkloads; i++) {
+		struct plan_workload *w = &p->workloads[i];
+		struct plan_memcg *m = NULL;
+
+		if (!w->def)
+			return fail(ps, "[workload %s] has no type", w->name);
+		if (!w->memcg)
+			return fail(ps, "[workload %s] has no memcg", w->name);
+		for (size_t j = 0; j < p->nmemcgs; j++)
+			if (!strcmp(p->memcgs[j].name, w->memcg))
+				m = &p->memcgs[j];
+		if (!m)
+			return fail(ps, "[workload %s] names memcg '%s', which has no [memcg] section",
+				    w->name, w->memcg);
+		for (const struct wl_param *prm = w->def->params; prm->name; prm++) {
+			bool set = false;
+
+			for (size_t j = 0; j < w->nparams; j++)
+				set |= !strcmp(w->params[j].key, prm->name);
+			if (!set && !prm->def && prm->type != WLP_DURATION && prm->type != WLP_U64)
+				return fail(ps, "[workload %s] needs '%s' (%s)", w->name, prm->name,
+					    prm->help);
+		}
+		for (size_t j = 0; j < w->nparams; j++) {
+			const struct wl_param *prm = workload_param(w->def, w->params[j].key);
+			char *v = w->params[j].value;
+			size_t len = strlen(v);
+
+			if (prm->type == WLP_SIZE && v[len - 1] == 'x') {
+				double f = strtod(v, NULL);
+
+				if (!m->max_bytes)
+					return fail(ps, "[workload %s] %s = %s is relative, but memcg "
+							"'%s' has no memory.max",
+						    w->name, prm->name, v, m->name);
+				w->params[j].value = xasprintf(
+					"%llu", (unsigned long long)llround(f * (double)m->max_bytes));
+				free(v);
+			}
+		}
+	}
+	return 0;
+}
+
+int plan__parse(const char *path, const char *text, struct plan **ret, char **ret_err)
+{
+	_cleanup_(plan__freep) struct plan *p = xcalloc(1, sizeof(*p));
+	struct parser ps = { .path = path, .p = p };
+	_cleanup_free_ char *copy = xstrdup(text);
+	char *line, *next;
+	int r = 0;
+
+	*p = (struct plan){
+		.path = xstrdup(path), .text = xstrdup(text), .name = xstrdup("campaign"),
+		.repetitions = 2, .seed = 1, .interval_ms = 1000, .timeout_ms = 600000,
+		.mem_bytes = 1ull << 30, .cpus = 2, .swap = xstrdup("zram"),
+		.swap_bytes = 1ull << 30, .thp = xstrdup("never"), .cmdline = xstrdup(""),
+	};
+	for (line = copy; line && r == 0; line = next) {
+		char *eq, *k, *v;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		ps.line++;
+		if (strlen(line) > 4096) {
+			r = fail(&ps, "line longer than 4096 bytes");
+			break;
+		}
+		line = strstrip(line);
+		if (!*line || *line == '#' || *line == ';')
+			continue;
+		if (*line == '[') {
+			char *close = strchr(line, ']');
+
+			if (!close || close[1]) {
+				r = fail(&ps, "bad section header '%s'", line);
+				break;
+			}
+			*close = '\0';
+			r = section_start(&ps, strstrip(line + 1));
+			continue;
+		}
+		eq = strchr(line, '=');
+		if (!eq) {
+			r = fail(&ps, "expected 'key = value', got '%s'", line);
+			break;
+		}
+		*eq = '\0';
+		k = strstrip(line);
+		v = strstrip(eq + 1);
+		if (!*k) {
+			r = fail(&ps, "empty key");
+			break;
+		}
+		switch (ps.sec) {
+		case SEC_NONE:
+			r = fail(&ps, "'%s' outside any section", k);
+			break;
+		case SEC_CAMPAIGN:
+			r = campaign_key(&ps, k, v);
+			break;
+		case SEC_GUEST:
+			r = guest_key(&ps, k, v);
+			break;
+		case SEC_VARIANT:
+			r = variant_key(&ps, k, v);
+			break;
+		case SEC_MEMCG:
+			r = memcg_key(&ps, k, v);
+			break;
+		case SEC_WORKLOAD:
+			r = workload_key(&ps, k, v);
+			break;
+		}
+	}
+	if (r == 0)
+		r = plan_finish(&ps);
+	if (r < 0) {
+		*ret_err = ps.err ? ps.err : xasprintf("%s: invalid plan", path);
+		return r;
+	}
+	*ret = TAKE_PTR(p);
+	return 0;
+}
+
+int plan__load(const char *path, struct plan **ret, char **ret_err)
+{
+	_cleanup_free_ char *text = NULL;
+	int r = read_file(path, 1u << 20, &text, NULL);
+
+	if (r < 0) {
+		*ret_err = xasprintf("%s: %s", path, strerror(-r));
+		return r;
+	}
+	return plan__parse(path, text, ret, ret_err);
+}
+
+static void kv_free(struct kv *kv, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(kv[i].key);
+		free(kv[i].value);
+	}
+	free(kv);
+}
+
+void plan__free(struct plan *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->nvariants; i++) {
+		struct plan_variant *v = &p->variants[i];
+
+		free(v->name);
+		free(v->kernel);
+		free(v->config);
+		free(v->modules);
+		free(v->lru);
+		kv_free(v->sysctls, v->nsysctls);
+	}
+	for (size_t i = 0; i < p->nmemcgs; i++) {
+		free(p->memcgs[i].name);
+		kv_free(p->memcgs[i].files, p->memcgs[i].nfiles);
+	}
+	for (size_t i = 0; i < p->nworkloads; i++) {
+		free(p->workloads[i].name);
+		free(p->workloads[i].memcg);
+		kv_free(p->workloads[i].params, p->workloads[i].nparams);
+	}
+	free(p->variants);
+	free(p->memcgs);
+	free(p->workloads);
+	free(p->path);
+	free(p->text);
+	free(p->name);
+	free(p->baseline);
+	free(p->swap);
+	free(p->zram_comp);
+	free(p->thp);
+	free(p->cmdline);
+	free(p);
+}
+
+void plan__freep(struct plan **p)
+{
+	plan__free(*p);
+}

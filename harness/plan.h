@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Plans: INI files in the spirit of fio job files (the files in workloads/plans/).
+ *
+ *   [campaign]        name, repetitions, seed, interval, timeout, baseline
+ *   [guest]           memory, cpus, swap, swap_size, zram_comp, thp, cmdline
+ *   [variant NAME]    kernel, lru, min_ttl_ms, sysctl.<path>, config, modules
+ *   [memcg NAME]      any memory.* control file, e.g. memory.max = 256M
+ *   [workload NAME]   type (a catalogue workload), memcg, start, then its parameters
+ *
+ * Every key is checked against a table; unknown keys and bad values are
+ * errors naming the file, line and key. The parser is pure: text in, plan out.
+ */
+#ifndef LRUBENCH_PLAN_H
+#define LRUBENCH_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct workload_def;
+
+struct kv {
+	char *key, *value;
+};
+
+struct plan_variant {
+	char *name;
+	char *kernel;	   /* "debian" (the embedded default) or a bzImage path */
+	char *config;	   /* optional config path for the kernel */
+	char *modules;	   /* optional modules directory */
+	char *lru;	   /* classic, mglru, or a raw enabled value */
+	unsigned lru_enabled; /* value for /sys/kernel/mm/lru_gen/enabled */
+	int64_t min_ttl_ms;   /* -1 = leave the kernel's default */
+	struct kv *sysctls;   /* key "vm/swappiness" */
+	size_t nsysctls;
+};
+
+struct plan_memcg {
+	char *name;
+	struct kv *files; /* control file -> value (sizes resolved to bytes) */
+	size_t nfiles;
+	uint64_t max_bytes; /* memory.max, for relative sizes; 0 = unlimited */
+};
+
+struct plan_workload {
+	char *name;
+	const struct workload_def *def;
+	char *memcg;
+	uint64_t start_ms;
+	struct kv *params; /* resolved: sizes in bytes */
+	size_t nparams;
+};
+
+struct plan {
+	char *path;
+	char *text; /* the whole file, kept for provenance */
+	char *name;
+	int repetitions;
+	uint64_t seed;
+	uint64_t interval_ms;
+	uint64_t timeout_ms;
+	char *baseline;
+	uint64_t mem_bytes;
+	int cpus;
+	char *swap; /* zram or none */
+	uint64_t swap_bytes;
+	char *zram_comp;
+	char *thp;
+	char *cmdline;
+	struct plan_variant *variants;
+	size_t nvariants;
+	struct plan_memcg *memcgs;
+	size_t nmemcgs;
+	struct plan_workload *workloads;
+	size_t nworkloads;
+};
+
+/* Parse text (from path, used in messages). On error *ret_err = "path:line: ...". */
+int plan__parse(const char *path, const char *text, struct plan **ret, char **ret_err);
+int plan__load(const char *path, struct plan **ret, char **ret_err);
+void plan__free(struct plan *p);
+void plan__freep(struct plan **p);
+
+/* Resolve an LRU mode name: classic = 0, mglru = 0x0007, or a number <= 0x7. */
+int lru_mode_parse(const char *s, unsigned *ret);
+
+#endif

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Running a guest under QEMU: argv built and exec'd without a shell, the
+ * console to a per-run log file, the agent's channel on a virtio-serial port
+ * backed by a unix socket the host listens on, and three timeouts (boot to
+ * the agent's first byte, channel silence, whole run) that kill QEMU and say
+ * which one fired. QEMU dies with lrubench (PR_SET_PDEATHSIG).
+ */
+#ifndef LRUBENCH_VM_QEMU_H
+#define LRUBENCH_VM_QEMU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct vm_spec {
+	const char *kernel;
+	const char *initrd;
+	const char *cmdline;
+	const char *accel; /* "kvm" or "tcg" */
+	uint64_t mem_mb;
+	int cpus;
+	const char *run_dir; /* console.log, qemu.log and the channel socket go here */
+	uint64_t hello_timeout_ms;   /* boot to the agent's first byte; 0 = none */
+	uint64_t silence_timeout_ms; /* no byte on the channel for this long; 0 = none */
+	uint64_t timeout_ms;	     /* the whole run; 0 = none */
+};
+
+enum vm_end {
+	VM_EXITED,	   /* QEMU exited by itself (guest powered off, or reboot on panic) */
+	VM_HELLO_TIMEOUT,  /* the agent never spoke */
+	VM_SILENCE_TIMEOUT, /* the agent went silent */
+	VM_TIMEOUT,	   /* the whole-run timeout */
+	VM_ABORTED,	   /* the data callback asked to stop */
+	VM_START_FAILED,   /* QEMU could not be started */
+};
+
+struct vm_result {
+	enum vm_end end;
+	int exit_code;		/* QEMU's exit status when it exited */
+	int signal;		/* or the signal that ended it */
+	int64_t first_byte_ns;	/* launch to the first channel byte, -1 if none */
+	int64_t wall_ns;	/* launch to exit */
+	uint64_t channel_bytes;
+	char *argv;		/* QEMU's argv joined with spaces (provenance) */
+	char *error;		/* start failure or QEMU's stderr tail */
+};
+
+/* Called with each chunk of channel bytes; return <0 to stop the run. */
+typedef int (*vm_data_fn)(void *ctx, const char *buf, size_t len);
+
+/* The argv for spec (NULL-terminated, malloc'd strings); for tests and provenance. */
+char **vm_argv(const struct vm_spec *s, const char *sock_path, const char *console_path);
+void vm_argv_free(char **argv);
+
+int vm_run(const struct vm_spec *s, vm_data_fn on_data, void *ctx, struct vm_result *res);
+void vm_result_clear(struct vm_result *res);
+const char *vm_end_name(enum vm_end end);
+
+/* Whether /dev/kvm can be opened read-write (usable is another matter: probe). */
+bool vm_kvm_openable(void);
+/* QEMU's version line, malloc'd, or NULL. */
+char *vm_qemu_version(void);
+
+#endif
