@@ -1,0 +1,131 @@
+#!/bin/bash
+# Integration tests: real guests of Debian's 6.1 kernel under QEMU (TCG here).
+#   integration.sh BUILD_DIR
+# Each test prints "ok" or "FAIL: why"; the last line is "N passed, N failed".
+set -uo pipefail
+build=${1:-build}
+lrb=$build/lrubench
+tmp=$(mktemp -d /tmp/lrubench-it.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+export LRUBENCH_RESULTS=$tmp/results LRUBENCH_REPORTS=$tmp/reports
+passed=0 failed=0
+
+ok() { echo "ok   $1"; passed=$((passed + 1)); }
+bad() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
+q() { sqlite3 -batch -noheader "$1" "$2"; }
+
+# --- the default A/B, smaller: 2 x classic, 2 x MGLRU, interleaved ---------
+test_slice() {
+	local db=$tmp/slice.db
+	if ! $lrb run harness/tests/plans/slice.ini --db "$db" >"$tmp/slice.out" 2>"$tmp/slice.err"; then
+		bad slice "lrubench run failed: $(tail -5 "$tmp/slice.err")"; return
+	fi
+	local n; n=$(q "$db" "SELECT COUNT(*) FROM run WHERE status='completed'")
+	[[ $n == 4 ]] || { bad slice "expected 4 completed runs, got $n: $(q "$db" "SELECT id,status,reason FROM run")"; return; }
+	local order; order=$(q "$db" "SELECT group_concat(v.lru_mode, ' ') FROM (SELECT * FROM run ORDER BY ord) r JOIN variant v ON v.id=r.variant_id")
+	[[ $order == "classic mglru classic mglru" ]] || { bad slice "runs not interleaved: $order"; return; }
+	# >= 10 samples of vmstat, memory.stat and PSI in every run
+	local few; few=$(q "$db" "SELECT r.id FROM run r WHERE
+		(SELECT COUNT(DISTINCT seq) FROM v_value WHERE run_id=r.id AND metric LIKE 'vmstat:%') < 10 OR
+		(SELECT COUNT(DISTINCT seq) FROM v_value WHERE run_id=r.id AND metric LIKE 'memory.stat:%') < 10 OR
+		(SELECT COUNT(DISTINCT seq) FROM v_value WHERE run_id=r.id AND metric LIKE 'psi.memory:%') < 10")
+	[[ -z $few ]] || { bad slice "runs with < 10 samples: $few"; return; }
+	# generations only under MGLRU
+	local gens; gens=$(q "$db" "SELECT v.lru_mode, COUNT(g.run_id) FROM run r JOIN variant v ON v.id=r.variant_id LEFT JOIN lru_gen g ON g.run_id=r.id GROUP BY r.id ORDER BY r.ord" | tr '\n' ' ')
+	[[ $gens =~ ^classic\|0\ mglru\|[1-9][0-9]*\ classic\|0\ mglru\|[1-9][0-9]*\ $ ]] || { bad slice "lru_gen rows per run wrong: $gens"; return; }
+	# provenance
+	for k in kernel.sha256 lru.mode accel qemu.argv kernel.config_sha256 cmdline; do
+		local c; c=$(q "$db" "SELECT COUNT(*) FROM run_prov WHERE key='$k' AND value<>''")
+		[[ $c == 4 ]] || { bad slice "provenance $k on $c of 4 runs"; return; }
+	done
+	local sha; sha=$(sha256sum "$(q "$db" "SELECT value FROM run_prov WHERE key='kernel.image' LIMIT 1")" | cut -d' ' -f1)
+	[[ $(q "$db" "SELECT value FROM run_prov WHERE key='kernel.sha256' LIMIT 1") == "$sha" ]] || { bad slice "kernel.sha256 is not the file's"; return; }
+	# the memcg reclaimed, and the workload reported
+	local steal; steal=$(q "$db" "SELECT MIN(d) FROM (SELECT run_id, MAX(value)-MIN(value) d FROM v_value WHERE metric='memory.stat:pgsteal' AND scope='wl' GROUP BY run_id)")
+	[[ ${steal:-0} -gt 0 ]] || { bad slice "memcg wl reclaimed nothing (pgsteal delta $steal)"; return; }
+	local res; res=$(q "$db" "SELECT COUNT(*) FROM result WHERE workload='anon' AND key='throughput' AND value > 0")
+	[[ $res == 4 ]] || { bad slice "throughput reported by $res of 4 runs"; return; }
+	grep -q "anon:throughput" "$tmp/slice.out" || { bad slice "no comparison table on stdout"; return; }
+	ok "slice: 4 runs interleaved, samples, generations only under MGLRU, provenance, reclaim"
+	test_final_vmstat "$db"
+	test_compare "$db"
+}
+
+# --- stored final vmstat == the guest kernel's own counters at the end -----
+test_final_vmstat() {
+	local db=$1 mism=0 checked=0
+	for run in $(q "$db" "SELECT id FROM run WHERE status='completed'"); do
+		q "$db" "SELECT text FROM log WHERE run_id=$run AND name='console'" |
+			tr -d '\r' | sed -n '/LRUBENCH-VMSTAT-BEGIN/,/LRUBENCH-VMSTAT-END/p' |
+			grep -E '^(pgsteal|pgscan|pswp|pgmajfault|workingset)[a-z_]* ' > "$tmp/dump.$run"
+		[[ -s $tmp/dump.$run ]] || { bad final-vmstat "run $run: no vmstat dump on the console"; return; }
+		while read -r key val; do
+			local stored; stored=$(q "$db" "SELECT value FROM v_value WHERE run_id=$run AND metric='vmstat:$key' ORDER BY seq DESC LIMIT 1")
+			checked=$((checked + 1))
+			[[ $stored == "$val" ]] || { mism=$((mism + 1)); echo "  run $run $key: stored $stored, kernel $val"; }
+		done < "$tmp/dump.$run"
+	done
+	((mism == 0 && checked > 20)) && ok "final vmstat: $checked reclaim counters equal the kernel's own" ||
+		bad final-vmstat "$mism of $checked counters differ"
+}
+
+test_compare() {
+	local db=$1
+	$lrb compare "$db" > "$tmp/cmp.out" 2>&1 || { bad compare "lrubench compare failed"; return; }
+	grep -qE '^anon:throughput +ops/s +higher .* n=2 .* n=2 +[+-][0-9.]+%' "$tmp/cmp.out" ||
+		{ bad compare "no throughput row with n=2 and a change: $(grep throughput "$tmp/cmp.out")"; return; }
+	grep -qE '^vmstat:workingset_refault_anon .*\(not comparable\)' "$tmp/cmp.out" ||
+		{ bad compare "workingset_refault_anon not marked not comparable"; return; }
+	$lrb report "$db" > /dev/null 2>&1 && ls "$LRUBENCH_REPORTS"/*/report.md > /dev/null 2>&1 ||
+		{ bad compare "lrubench report wrote no report.md"; return; }
+	ok "compare: n shown, change computed, cross-LRU marks; report written"
+}
+
+# --- a kernel without LRU_GEN is refused before boot ----------------------
+test_refuse() {
+	local img; img=$($lrb kernel fetch 2>/dev/null) || { bad refuse "kernel fetch failed"; return; }
+	mkdir -p "$tmp/nolrugen"
+	cp "$img" "$tmp/nolrugen/bzImage"
+	sed 's/^CONFIG_LRU_GEN=y/# CONFIG_LRU_GEN is not set/' "$(dirname "$img")/config-$(basename "$img" | sed 's/^vmlinuz-//')" > "$tmp/nolrugen/config"
+	local rc=0
+	$lrb run harness/tests/plans/one.ini --kernel "$tmp/nolrugen/bzImage" --db "$tmp/refuse.db" > /dev/null 2> "$tmp/refuse.err" || rc=$?
+	if [[ $rc == 2 ]] && grep -q 'CONFIG_LRU_GEN' "$tmp/refuse.err" && [[ ! -e $tmp/refuse.db ]]; then
+		ok "refuse: kernel without LRU_GEN refused before boot, option named"
+	else
+		bad refuse "rc=$rc, db exists: $([[ -e $tmp/refuse.db ]] && echo yes || echo no), stderr: $(tail -2 "$tmp/refuse.err")"
+	fi
+}
+
+# --- a guest that stops answering is killed, partial samples kept ---------
+test_hang() {
+	local db=$tmp/hang.db
+	$lrb run harness/tests/plans/one.ini --db "$db" --fault hang@4000 --silence 15s > /dev/null 2> "$tmp/hang.err"
+	local st; st=$(q "$db" "SELECT status || '|' || reason FROM run")
+	local ns; ns=$(q "$db" "SELECT COUNT(*) FROM sample")
+	if [[ $st == failed-infra\|channel\ silent* ]] && ((ns >= 3)); then
+		ok "hang: killed at the silence timeout ($st), $ns samples kept"
+	else
+		bad hang "status '$st', $ns samples"
+	fi
+}
+
+# --- garbage on the channel: rejected and counted, the run completes -------
+test_garbage() {
+	local db=$tmp/garbage.db
+	$lrb run harness/tests/plans/one.ini --db "$db" --fault garbage@2000 > /dev/null 2> "$tmp/garbage.err"
+	local st; st=$(q "$db" "SELECT status FROM run")
+	local rej; rej=$(q "$db" "SELECT value FROM run_prov WHERE key='stream.rejected'")
+	if [[ $st == completed ]] && ((${rej:-0} > 0)); then
+		ok "garbage: $rej hostile lines rejected, run completed"
+	else
+		bad garbage "status '$st', rejected '$rej': $(tail -3 "$tmp/garbage.err")"
+	fi
+}
+
+tests=${LRUBENCH_TESTS:-"refuse slice hang garbage"}
+for t in $tests; do
+	echo "== $t" >&2
+	"test_$t"
+done
+echo "integration: $passed passed, $failed failed"
+((failed == 0))
