@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The run configuration the host puts in the initramfs (PROTOCOL.md section
+ * 1): parsed from a buffer into plain arrays, checked as a whole, errors kept
+ * with their line so the agent can report them once its channel is open.
+ */
+#ifndef LRUBENCH_AGENT_CONF_H
+#define LRUBENCH_AGENT_CONF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define CONF_NAME_MAX 64
+
+enum fault_kind { FAULT_NONE, FAULT_HANG, FAULT_PANIC, FAULT_CRASH, FAULT_GARBAGE };
+
+struct conf_kv {		/* a "path=value" line (sysctl, sysfs) or a memcg file */
+	char *key;
+	char *value;
+	unsigned line;
+};
+
+struct conf_memcg {
+	char *name;
+	struct conf_kv *files;	/* memory.max=..., in run.conf order */
+	size_t n_files;
+};
+
+struct conf_workload {
+	char *name;
+	char *memcg;		/* NULL: the root cgroup */
+	char **argv;		/* NULL-terminated; argv[0] is the binary */
+	size_t argc;
+	uint64_t start_ms;
+};
+
+struct agent_conf {
+	char *run;
+	char **modules;
+	size_t n_modules;
+	bool has_lru_enabled, has_min_ttl_ms;
+	unsigned lru_enabled;
+	uint64_t min_ttl_ms;
+	struct conf_kv *sysctls, *sysfs;
+	size_t n_sysctls, n_sysfs;
+	uint64_t zram_size;
+	char *zram_comp;
+	uint64_t interval_ms;
+	struct conf_memcg *memcgs;
+	size_t n_memcgs;
+	struct conf_workload *workloads;
+	size_t n_workloads;
+	enum fault_kind fault;
+	uint64_t fault_at_ms;
+	bool final_dump;
+
+	/* "run.conf:LINE: what" for each problem found, in file order. */
+	char **errors;
+	size_t n_errors;
+};
+
+/* Parse a run.conf held in buf (need not be NUL-terminated). Never fails:
+ * problems land in conf->errors and the caller decides. *ret must be freed
+ * with agent_conf_free(). */
+void agent_conf_parse(const char *buf, size_t len, struct agent_conf **ret);
+void agent_conf_free(struct agent_conf *conf);
+
+const char *fault_kind_name(enum fault_kind kind);
+
+/* Index of the memcg named name, or -1. */
+int agent_conf_memcg_index(const struct agent_conf *conf, const char *name);
+
+/* A name as PROTOCOL.md allows for memcgs and workloads: [A-Za-z0-9._-]+. */
+bool conf_name_valid(const char *s);
+
+#endif

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The guest agent: PID 1 of the benchmark VM. It applies run.conf, runs the
+ * workloads in their memcgs and streams samples to the host (PROTOCOL.md).
+ *
+ * One concern per file; this header is their shared vocabulary:
+ *   agent.c           the main sequence and the event loop
+ *   agent-setup.c     mounts, console, modules, knobs, power off
+ *   agent-swap.c      zram and the swap header
+ *   agent-channel.c   the virtio-serial port and the line writer
+ *   agent-memcg.c     memcgs through libcgroup
+ *   agent-workload.c  fork/exec into a memcg, output, reaping
+ *   agent-perf.c      per-workload counters through libperf
+ *   agent-fault.c     fault injection for the host's tests
+ *   sampler.c         the table of sampled sources
+ */
+#ifndef LRUBENCH_AGENT_H
+#define LRUBENCH_AGENT_H
+
+#include "agent-conf.h"
+
+#include <dirent.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define AGENT_PROTO "1"
+#define AGENT_PORT_NAME "lrubench.0"
+#define AGENT_CONF_PATH "/lrubench/run.conf"
+#define CGROUP_ROOT "/sys/fs/cgroup"
+#define LRU_GEN_DEBUGFS "/sys/kernel/debug/lru_gen"
+#define LINE_MAX_BYTES 1024 /* protocol limit, '\n' included */
+
+struct channel;
+struct sampler;
+struct perf_counters;
+
+struct memcg {
+	const struct conf_memcg *conf;
+	const char *name;
+	char *path; /* CGROUP_ROOT "/" name */
+};
+
+struct workload {
+	const struct conf_workload *conf;
+	const char *name;
+	struct memcg *memcg; /* NULL: the root cgroup */
+	pid_t pid;
+	bool started, exited;
+	int out_fd;	/* read end of its stdout; -1 once closed */
+	char line[LINE_MAX_BYTES];
+	size_t line_len;
+	bool line_overlong;
+	struct perf_counters *perf;
+};
+
+struct agent {
+	struct agent_conf *conf;
+	struct channel *ch;
+	struct memcg *memcgs;
+	size_t n_memcgs;
+	struct workload *wls;
+	size_t n_wls;
+	struct sampler *sampler;
+	bool sample_lru_gen;	/* lru_gen g lines: debugfs file present, lru_enabled != 0 */
+	char kernel_release[65];
+};
+
+static inline void closedirp(DIR **d)
+{
+	if (*d)
+		closedir(*d);
+}
+
+/* agent-channel.c: the stream. Lines are buffered and sent by
+ * channel_flush(); the record helpers below flush at once. A new channel has
+ * no port yet: records made then are held (and shown on the console) and
+ * sent right after the first record made once the port is open, the hello.
+ * Without a port records still reach the console. */
+struct channel *channel_new(void);
+/* Find the port named port_name (waiting up to timeout_ms) and open it. */
+int channel_open_port(struct channel *ch, const char *port_name, int timeout_ms);
+/* No port will come: drop held records. */
+void channel_give_up(struct channel *ch);
+void channel_free(struct channel *ch);
+/* Append one line; '\n' is added, the line cut at LINE_MAX_BYTES. */
+void channel_printf(struct channel *ch, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Append "v SOURCE SCOPE KEY VALUE" without printf; key need not be terminated. */
+void channel_value(struct channel *ch, const char *source, const char *scope, const char *key,
+		   size_t key_len, int64_t value);
+/* Write all buffered lines in one write(); 0 or -errno (the buffer is dropped). */
+int channel_flush(struct channel *ch);
+/* Raw bytes, no framing: fault=garbage only. */
+int channel_write_raw(struct channel *ch, const void *buf, size_t len);
+/* Records mirrored on the console and flushed at once. */
+void channel_record(struct channel *ch, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void channel_event(struct channel *ch, const char *kind, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Replace what the protocol does not allow in a line (control bytes). */
+void channel_sanitize(char *s);
+
+/* agent-setup.c */
+int setup_mounts(void);
+void setup_console(void);
+int setup_modules(struct agent *a);
+int setup_knobs(struct agent *a);
+/* bye REASON, sync, power off; never returns (sleeps if reboot fails). */
+void agent_poweroff(struct agent *a, const char *reason) __attribute__((noreturn));
+/* Read a small sysfs or procfs file into buf, one line, blanks collapsed. */
+int read_knob(const char *path, char *buf, size_t size);
+
+/* agent-swap.c */
+int setup_swap(struct agent *a);
+/* Fill page (page_size bytes) with a version-1 swap header for a device of
+ * size bytes; -EINVAL if the device is too small or too large. */
+int swap_header_fill(void *page, size_t page_size, uint64_t size);
+
+/* agent-memcg.c */
+int memcgs_create(struct agent *a);
+/* oom_kill from the memcg's memory.events; 0 or -errno. */
+int memcg_oom_kills(const struct memcg *m, int64_t *ret);
+
+/* agent-workload.c */
+int workload_start(struct agent *a, struct workload *w);
+/* Reap every exited child; events for workloads. Returns how many workloads exited. */
+int workloads_reap(struct agent *a);
+/* Read what the workload printed; on EOF the fd is closed. */
+void workload_read_output(struct agent *a, struct workload *w);
+
+/* agent-perf.c: task-clock, page-faults, major-faults, context-switches of
+ * a task and its children, counted from its exec. */
+int perf_counters_open(pid_t pid, struct perf_counters **ret);
+typedef void (*perf_counter_fn)(void *arg, const char *name, uint64_t value);
+int perf_counters_read(struct perf_counters *pc, perf_counter_fn fn, void *arg);
+void perf_counters_free(struct perf_counters *pc);
+void perf_setup_logging(void);
+
+/* sampler.c */
+int sampler_new(struct agent *a, struct sampler **ret);
+/* Take one sample and send it; returns 0 or -errno. */
+int sampler_take(struct sampler *s);
+/* The raw /proc/vmstat text of the last sample (final_dump). */
+const char *sampler_last_vmstat(const struct sampler *s, size_t *ret_len);
+void sampler_free(struct sampler *s);
+
+/* agent-fault.c: does not return for hang, panic and crash. */
+void fault_inject(struct agent *a);
+
+#endif

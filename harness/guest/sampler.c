@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The sampler: one table row per sampled source (PROTOCOL.md section 2).
+ * Adding a source is one emit function and one row.
+ *
+ * A row names its SOURCE, its scope (system-wide, per memcg, per workload),
+ * the file it reads if any and the function that turns what was read into
+ * v or g lines. At start the sampler makes one instance per row and scope
+ * and opens each file once: the kernel regenerates these seq files on every
+ * read at offset 0, so each sample is pread()s into one reused buffer,
+ * parsed in place and appended to the channel's buffer, which one write()
+ * sends when the sample ends.
+ */
+#include "agent.h"
+#include "procfs-parse.h"
+#include "util.h"
+
+#include <fcntl.h>
+#include <inttypes.h>
+#include <string.h>
+#include <time.h>
+
+enum scope { SCOPE_SYSTEM, SCOPE_MEMCG, SCOPE_WORKLOAD };
+
+struct instance;
+
+struct source {
+	const char *name;	/* SOURCE in the stream */
+	enum scope scope;
+	const char *file;	/* absolute (system), in the memcg's directory (memcg), or NULL */
+	bool (*wanted)(const struct agent *a); /* NULL: always sampled */
+	/* Append the lines of one instance; buf/len hold the file's text. */
+	void (*emit)(struct sampler *s, struct instance *in, const char *buf, size_t len);
+};
+
+struct instance {
+	const struct source *src;
+	const char *scope;	/* "-", a memcg or a workload name */
+	struct workload *w;	/* SCOPE_WORKLOAD */
+	int fd;			/* the file, -1 if none */
+	bool warned;		/* a failure was logged once */
+};
+
+struct sampler {
+	struct agent *a;
+	struct instance *in;
+	size_t n_in;
+	char *buf;		/* read buffer, reused by every file */
+	size_t cap;
+	int *kswapd_fds;	/* /proc/PID/stat of each kswapd thread */
+	size_t n_kswapd;
+	long clk_tck;
+	uint64_t seq;
+	uint64_t count;		/* v and g lines of the current sample */
+	int64_t t_start;
+	char *vmstat;		/* last /proc/vmstat text, for final_dump */
+	size_t vmstat_len;
+};
+
+static void value(struct sampler *s, struct instance *in, const char *key, size_t key_len,
+		  int64_t v)
+{
+	channel_value(s->a->ch, in->src->name, in->scope, key, key_len, v);
+	s->count++;
+}
+
+static int flat_kv(void *arg, const char *key, size_t key_len, int64_t v)
+{
+	void **ctx = arg;
+
+	value(ctx[0], ctx[1], key, key_len, v);
+	return 0;
+}
+
+/* vmstat, memory.stat, memory.events: every "key value" line. */
+static void emit_flat(struct sampler *s, struct instance *in, const char *buf, size_t len)
+{
+	void *ctx[2] = { s, in };
+	unsigned bad = 0;
+
+	procfs_parse_flat(buf, len, flat_kv, ctx, &bad);
+	if (bad && !in->warned) {
+		in->warned = true;
+		log_warn("sampler: %s: %u malformed lines skipped", in->src->name, bad);
+	}
+}
+
+static void emit_vmstat(struct sampler *s, struct instance *in, const char *buf, size_t len)
+{
+	if (s->a->conf->final_dump) {
+		s->vmstat = xrealloc(s->vmstat, len + 1, 1);
+		memcpy(s->vmstat, buf, len);
+		s->vmstat[len] = '\0';
+		s->vmstat_len = len;
+	}
+	emit_flat(s, in, buf, len);
+}
+
+static void emit_current(struct sampler *s, struct instance *in, const char *buf, size_t len)
+{
+	uint64_t v;
+
+	if (procfs_parse_u64(buf, len, &v) == 0 && v <= INT64_MAX)
+		value(s, in, "bytes", 5, (int64_t)v);
+}
+
+/* memory.pressure and /proc/pressure/: cumulative stall time in us. */
+static void emit_psi(struct sampler *s, struct instance *in, const char *buf, size_t len)
+{
+	struct procfs_psi psi;
+
+	if (procfs_parse_psi(buf, len, &psi) < 0)
+		return;
+	value(s, in, "some.total", 10, psi.some_total);
+	if (psi.has_full)
+		value(s, in, "full.total", 10, psi.full_total);
+}
+
+static int lru_gen_row(void *arg, const struct procfs_lru_gen_row *row)
+{
+	struct sampler *s = arg;
+	int path_len = row->path_len > 512 ? 512 : (int)row->path_len;
+
+	channel_printf(s->a->ch, "g %u %d %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %.*s",
+		       row->memcg_id, row->node, row->seq, row->age_ms, row->anon, row->file,
+		       path_len, row->path);
+	s->count++;
+	return 0;
+}
+
+static void emit_lru_gen(struct sampler *s, struct instance *in, const char *buf, size_t len)
+{
+	(void)in;
+	procfs_parse_lru_gen(buf, len, lru_gen_row, s, NULL);
+}
+
+static bool want_lru_gen(const struct agent *a)
+{
+	return a->sample_lru_gen;
+}
+
+/* utime + stime of every kswapd thread, found once at start. */
+static void emit_kswapd(struct sampler *s, struct instance *in, const char *buf, size_t len)
+{
+	uint64_t ticks = 0;
+
+	(void)buf;
+	(void)len;
+	for (size_t i = 0; i < s->n_kswapd; i++) {
+		struct procfs_pid_stat st;
+		ssize_t n = pread(s->kswapd_fds[i], s->buf, s->cap - 1, 0);
+
+		if (n > 0 && procfs_parse_pid_stat(s->buf, (size_t)n, &st) == 0)
+			ticks += st.utime + st.stime;
+	}
+	value(s, in, "cpu_ns", 6, (int64_t)(ticks * (1000000000 / (uint64_t)s->clk_tck)));
+}
+
+static void perf_value(void *arg, const char *name, uint64_t v)
+{
+	void **ctx = arg;
+
+	value(ctx[0], ctx[1], name, strlen(name), v > INT64_MAX ? INT64_MAX : (int64_t)v);
+}
+
+static void emit_perf(struct sampler *s, struct instance *in, const char *buf, size_t len)
+{
+	void *ctx[2] = { s, in };
+
+	(void)buf;
+	(void)len;
+	if (in->w->perf)
+		perf_counters_read(in->w->perf, perf_value, ctx);
+}
+
+/* Last row: the agent's own cost, this sample's included. */
+static void emit_agent(struct sampler *s, struct instance *in, const char *buf, size_t len)
+{
+	struct timespec ts;
+
+	(void)buf;
+	(void)len;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	value(s, in, "cpu_ns", 6, (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec);
+	value(s, in, "sample_ns", 9, now_mono_ns() - s->t_start);
+}
+
+static const struct source sources[] = {
+	{ "vmstat", SCOPE_SYSTEM, "/proc/vmstat", NULL, emit_vmstat },
+	{ "memory.stat", SCOPE_MEMCG, "memory.stat", NULL, emit_flat },
+	{ "memory.events", SCOPE_MEMCG, "memory.events", NULL, emit_flat },
+	{ "memory.current", SCOPE_MEMCG, "memory.current", NULL, emit_current },
+	{ "memory.pressure", SCOPE_MEMCG, "memory.pressure", NULL, emit_psi },
+	{ "psi.memory", SCOPE_SYSTEM, "/proc/pressure/memory", NULL, emit_psi },
+	{ "psi.io", SCOPE_SYSTEM, "/proc/pressure/io", NULL, emit_psi },
+	{ "psi.cpu", SCOPE_SYSTEM, "/proc/pressure/cpu", NULL, emit_psi },
+	{ "kswapd", SCOPE_SYSTEM, NULL, NULL, emit_kswapd },
+	{ "lru_gen", SCOPE_SYSTEM, LRU_GEN_DEBUGFS, want_lru_gen, emit_lru_gen },
+	{ "perf", SCOPE_WORKLOAD, NULL, NULL, emit_perf },
+	{ "agent", SCOPE_SYSTEM, NULL, NULL, emit_agent },
+};
+
+static void add_instance(struct sampler *s, const struct source *src, const char *scope,
+			 const char *path, struct workload *w)
+{
+	struct instance *in;
+
+	s->in = xrealloc(s->in, s->n_in + 1, sizeof(*s->in));
+	in = &s->in[s->n_in++];
+	*in = (struct instance){ .src = src, .scope = scope, .w = w, .fd = -1 };
+	if (!path)
+		return;
+	in->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (in->fd < 0) {
+		log_warn("sampler: %s: %m; source %s not sampled", path, src->name);
+		s->n_in--;
+	}
+}
+
+/* Threads whose comm starts with "kswapd" (one per node). */
+static void find_kswapd(struct sampler *s)
+{
+	_cleanup_(closedirp) DIR *d = opendir("/proc");
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		_cleanup_free_ char *path = NULL;
+		struct procfs_pid_stat st;
+		int fd;
+		ssize_t n;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		path = xasprintf("/proc/%s/stat", de->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		n = pread(fd, s->buf, s->cap - 1, 0);
+		if (n <= 0 || procfs_parse_pid_stat(s->buf, (size_t)n, &st) < 0 ||
+		    strncmp(st.comm, "kswapd", 6)) {
+			close(fd);
+			continue;
+		}
+		s->kswapd_fds = xrealloc(s->kswapd_fds, s->n_kswapd + 1, sizeof(int));
+		s->kswapd_fds[s->n_kswapd++] = fd;
+	}
+	log_info("sampler: %zu kswapd thread(s)", s->n_kswapd);
+}
+
+int sampler_new(struct agent *a, struct sampler **ret)
+{
+	struct sampler *s = xcalloc(1, sizeof(*s));
+
+	s->a = a;
+	s->cap = 64 * 1024;
+	s->buf = xcalloc(1, s->cap);
+	s->clk_tck = sysconf(_SC_CLK_TCK);
+	if (s->clk_tck <= 0)
+		s->clk_tck = 100;
+	find_kswapd(s);
+	for (size_t i = 0; i < ARRAY_SIZE(sources); i++) {
+		const struct source *src = &sources[i];
+
+		if (src->wanted && !src->wanted(a))
+			continue;
+		switch (src->scope) {
+		case SCOPE_SYSTEM:
+			add_instance(s, src, "-", src->file, NULL);
+			break;
+		case SCOPE_MEMCG:
+			for (size_t j = 0; j < a->n_memcgs; j++) {
+				_cleanup_free_ char *path =
+					xasprintf("%s/%s", a->memcgs[j].path, src->file);
+
+				add_instance(s, src, a->memcgs[j].name, path, NULL);
+			}
+			break;
+		case SCOPE_WORKLOAD:
+			for (size_t j = 0; j < a->n_wls; j++)
+				add_instance(s, src, a->wls[j].name, NULL, &a->wls[j]);
+			break;
+		}
+	}
+	*ret = s;
+	return 0;
+}
+
+/* The whole file at offset 0 into s->buf (grown as needed); length or -errno. */
+static ssize_t read_whole(struct sampler *s, int fd)
+{
+	size_t len = 0;
+
+	for (;;) {
+		ssize_t n;
+
+		if (s->cap - len < 4096) {
+			s->cap *= 2;
+			s->buf = xrealloc(s->buf, s->cap, 1);
+		}
+		n = pread(fd, s->buf + len, s->cap - len - 1, (off_t)len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	s->buf[len] = '\0';
+	return (ssize_t)len;
+}
+
+int sampler_take(struct sampler *s)
+{
+	s->t_start = now_mono_ns();
+	s->count = 0;
+	channel_printf(s->a->ch, "sample %" PRIu64 " %" PRId64, s->seq, s->t_start);
+	for (size_t i = 0; i < s->n_in; i++) {
+		struct instance *in = &s->in[i];
+		ssize_t n = 0;
+
+		if (in->fd >= 0) {
+			n = read_whole(s, in->fd);
+			if (n < 0) {
+				if (!in->warned)
+					log_warn("sampler: %s %s: read: %s", in->src->name,
+						 in->scope, strerror((int)-n));
+				in->warned = true;
+				continue;
+			}
+		}
+		in->src->emit(s, in, s->buf, (size_t)n);
+	}
+	channel_printf(s->a->ch, "end %" PRIu64 " %" PRIu64, s->seq, s->count);
+	s->seq++;
+	return channel_flush(s->a->ch);
+}
+
+const char *sampler_last_vmstat(const struct sampler *s, size_t *ret_len)
+{
+	*ret_len = s->vmstat_len;
+	return s->vmstat;
+}
+
+void sampler_free(struct sampler *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->n_in; i++)
+		if (s->in[i].fd >= 0)
+			close(s->in[i].fd);
+	for (size_t i = 0; i < s->n_kswapd; i++)
+		close(s->kswapd_fds[i]);
+	free(s->kswapd_fds);
+	free(s->in);
+	free(s->buf);
+	free(s->vmstat);
+	free(s);
+}
