@@ -10,6 +10,7 @@
 #define LRUBENCH_STORE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct store;
@@ -69,5 +70,25 @@ int store__lru_gen(struct store *st, int64_t run_id, int64_t seq, int64_t memcg_
 int store__result(struct store *st, int64_t run_id, const char *workload, const char *key,
 		  double value, const char *unit, const char *better);
 int store__commit(struct store *st);
+
+/*
+ * Additions beyond the interface above.
+ */
+/* What the store did; duplicates are rows ignored because their key was
+ * already there (a duplicated stream record). */
+struct store_stats {
+	uint64_t values, dup_values;
+	uint64_t gens, dup_gens;
+	uint64_t samples, dup_samples;
+	uint64_t results, dup_results;
+	uint64_t events;
+	uint64_t commits;
+	uint64_t batches_lost; /* batches SQLite rolled back after an error */
+};
+const struct store_stats *store__stats(const struct store *st);
+/* The metric table's id for a "SOURCE:KEY" name, adding its row (from
+ * metrics.h) the first time. store__value() returns -ENOSPC once a store has
+ * seen 65536 distinct metric or scope names (the guest is untrusted). */
+int store__metric_id(struct store *st, const char *metric, int64_t *ret_id);
 
 #endif
