@@ -164,22 +164,33 @@ static bool proto_name(const char *s)
 	return true;
 }
 
-/* -?[0-9]+(\.[0-9]+)? */
+static bool skip_digits(const char **s)
+{
+	const char *p = *s;
+
+	while (**s >= '0' && **s <= '9')
+		(*s)++;
+	return *s > p;
+}
+
+/* A finite decimal as the host reads it: -?D+(.D+)?([eE][-+]?D+)? (what
+ * printf's %g prints). */
 static bool proto_number(const char *s)
 {
-	bool digits = false;
-
 	if (*s == '-')
 		s++;
-	for (; *s >= '0' && *s <= '9'; s++)
-		digits = true;
-	if (!digits)
+	if (!skip_digits(&s))
 		return false;
 	if (*s == '.') {
-		digits = false;
-		for (s++; *s >= '0' && *s <= '9'; s++)
-			digits = true;
-		if (!digits)
+		s++;
+		if (!skip_digits(&s))
+			return false;
+	}
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		if (*s == '-' || *s == '+')
+			s++;
+		if (!skip_digits(&s))
 			return false;
 	}
 	return !*s;

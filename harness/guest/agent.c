@@ -62,6 +62,21 @@ static void load_conf(struct agent *a)
 	}
 }
 
+/* hello's fields are names of at most 64 characters ([A-Za-z0-9._:/+-]). */
+static void hello_field(char *dst, size_t size, const char *src)
+{
+	size_t n = 0;
+
+	for (; *src && n < size - 1 && n < 64; src++)
+		dst[n++] = (('a' <= *src && *src <= 'z') || ('A' <= *src && *src <= 'Z') ||
+			    ('0' <= *src && *src <= '9') || strchr("._:/+-", *src)) ?
+				   *src :
+				   '_';
+	if (!n)
+		dst[n++] = '-';
+	dst[n] = '\0';
+}
+
 static bool all_done(const struct agent *a)
 {
 	for (size_t i = 0; i < a->n_wls; i++)
@@ -204,6 +219,7 @@ static void final_dump(struct agent *a)
 int main(int argc, char **argv)
 {
 	struct agent a = { 0 };
+	char version[65], release[65], run_id[65];
 	struct utsname uts;
 	sigset_t chld;
 	int mounted, r;
@@ -236,8 +252,10 @@ int main(int argc, char **argv)
 			AGENT_PORT_NAME);
 		channel_give_up(a.ch);
 	}
-	channel_record(a.ch, "hello %s %s %s %s", AGENT_PROTO, LRUBENCH_VERSION, a.kernel_release,
-		       a.conf->run ? a.conf->run : "-");
+	hello_field(version, sizeof(version), LRUBENCH_VERSION);
+	hello_field(release, sizeof(release), a.kernel_release);
+	hello_field(run_id, sizeof(run_id), a.conf->run ? a.conf->run : "-");
+	channel_record(a.ch, "hello %s %s %s %s", AGENT_PROTO, version, release, run_id);
 
 	if (a.conf->n_errors) {
 		for (size_t i = 0; i < a.conf->n_errors; i++)

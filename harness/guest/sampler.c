@@ -120,10 +120,16 @@ static int lru_gen_row(void *arg, const struct procfs_lru_gen_row *row)
 {
 	struct sampler *s = arg;
 	int path_len = row->path_len > 512 ? 512 : (int)row->path_len;
+	const char *path = row->path;
 
+	/* Without memcg the kernel prints no path; the stream needs one. */
+	if (!path_len) {
+		path = "-";
+		path_len = 1;
+	}
 	channel_printf(s->a->ch, "g %u %d %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %.*s",
 		       row->memcg_id, row->node, row->seq, row->age_ms, row->anon, row->file,
-		       path_len, row->path);
+		       path_len, path);
 	s->count++;
 	return 0;
 }
