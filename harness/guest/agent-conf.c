@@ -46,9 +46,20 @@ static void conf_error(struct agent_conf *c, unsigned line, const char *fmt, ...
 	if (vasprintf(&msg, fmt, ap) < 0)
 		abort();
 	va_end(ap);
+	size_t at = c->n_errors;
+
+	/* Keep line order: memcg.* and workload.* lines are checked last. */
+	while (line && at > 0 && (!c->error_lines[at - 1] || c->error_lines[at - 1] > line))
+		at--;
 	c->errors = xrealloc(c->errors, c->n_errors + 1, sizeof(*c->errors));
-	c->errors[c->n_errors++] =
+	c->error_lines = xrealloc(c->error_lines, c->n_errors + 1, sizeof(*c->error_lines));
+	memmove(c->errors + at + 1, c->errors + at, (c->n_errors - at) * sizeof(*c->errors));
+	memmove(c->error_lines + at + 1, c->error_lines + at,
+		(c->n_errors - at) * sizeof(*c->error_lines));
+	c->errors[at] =
 		line ? xasprintf("run.conf:%u: %s", line, msg) : xasprintf("run.conf: %s", msg);
+	c->error_lines[at] = line;
+	c->n_errors++;
 }
 
 bool conf_name_valid(const char *s)
@@ -462,5 +473,6 @@ void agent_conf_free(struct agent_conf *c)
 	for (size_t i = 0; i < c->n_errors; i++)
 		free(c->errors[i]);
 	free(c->errors);
+	free(c->error_lines);
 	free(c);
 }

@@ -55,8 +55,10 @@ struct agent_conf {
 	uint64_t fault_at_ms;
 	bool final_dump;
 
-	/* "run.conf:LINE: what" for each problem found, in file order. */
+	/* "run.conf:LINE: what" for each problem found, in line order (problems
+	 * of the file as a whole last). */
 	char **errors;
+	unsigned *error_lines;
 	size_t n_errors;
 };
 

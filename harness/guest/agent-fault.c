@@ -13,7 +13,6 @@
 
 #include <signal.h>
 #include <string.h>
-#include <sys/random.h>
 
 static void garbage(struct agent *a)
 {
@@ -34,18 +33,17 @@ static void garbage(struct agent *a)
 		"\r\n",
 		"\n",
 	};
+	uint64_t x = (uint64_t)now_mono_ns() | 1;
 	char buf[8192];
 	int r = 0;
 
-	if (getrandom(buf, sizeof(buf), 0) < 0) {
-		uint64_t x = (uint64_t)now_mono_ns() | 1;
-
-		for (size_t i = 0; i < sizeof(buf); i++) {
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
-			buf[i] = (char)x;
-		}
+	/* xorshift, not getrandom(): that blocks for seconds in a guest whose
+	 * entropy pool is not ready yet, and any bytes will do. */
+	for (size_t i = 0; i < sizeof(buf); i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		buf[i] = (char)(x >> 24);
 	}
 	r |= channel_write_raw(a->ch, buf, 4096);
 	r |= channel_write_raw(a->ch, "\n", 1);

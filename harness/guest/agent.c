@@ -38,8 +38,9 @@ static void load_conf(struct agent *a)
 		struct agent_conf *c = a->conf;
 
 		c->errors = xrealloc(c->errors, c->n_errors + 1, sizeof(*c->errors));
-		c->errors[c->n_errors++] =
-			xasprintf("%s: cannot read: %s", AGENT_CONF_PATH, strerror(-r));
+		c->error_lines = xrealloc(c->error_lines, c->n_errors + 1, sizeof(*c->error_lines));
+		c->errors[c->n_errors] = xasprintf("%s: cannot read: %s", AGENT_CONF_PATH, strerror(-r));
+		c->error_lines[c->n_errors++] = 0;
 	}
 	a->n_memcgs = a->conf->n_memcgs;
 	a->memcgs = xcalloc(a->n_memcgs, sizeof(*a->memcgs));
