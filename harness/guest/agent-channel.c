@@ -65,12 +65,11 @@ int channel_open_port(struct channel *ch, const char *port_name, int timeout_ms)
 {
 	int64_t deadline = now_mono_ns() + (int64_t)timeout_ms * 1000000;
 	char dev[300];
-	int r;
 
 	/* The port's name arrives from the host by a control message after
 	 * virtio_console probes, and its node appears in devtmpfs: poll. */
 	for (;;) {
-		r = find_port(port_name, dev, sizeof(dev));
+		int r = find_port(port_name, dev, sizeof(dev));
 		if (r == 0) {
 			int fd = open(dev, O_WRONLY | O_CLOEXEC | O_NOCTTY);
 
@@ -160,7 +159,7 @@ static char *put_str(char *p, const char *s, size_t n)
 	return p + n;
 }
 
-void channel_value(struct channel *ch, const char *source, const char *scope, const char *key,
+bool channel_value(struct channel *ch, const char *source, const char *scope, const char *key,
 		   size_t key_len, int64_t value)
 {
 	size_t ls = strlen(source), lc = strlen(scope);
@@ -169,7 +168,7 @@ void channel_value(struct channel *ch, const char *source, const char *scope, co
 	uint64_t u = value < 0 ? -(uint64_t)value : (uint64_t)value;
 
 	if (2 + ls + 1 + lc + 1 + key_len + 1 + 21 + 1 > LINE_MAX_BYTES)
-		return; /* cannot happen with kernel keys; never send a cut value */
+		return false; /* never send a cut value */
 	do {
 		digits[nd++] = (char)('0' + u % 10);
 		u /= 10;
@@ -189,6 +188,7 @@ void channel_value(struct channel *ch, const char *source, const char *scope, co
 		*p++ = digits[--nd];
 	*p++ = '\n';
 	ch->len = (size_t)(p - ch->buf);
+	return true;
 }
 
 static int write_all(int fd, const char *buf, size_t len)

@@ -99,6 +99,8 @@ int workload_start(struct agent *a, struct workload *w)
 	if (r < 0)
 		channel_event(a->ch, "error", "workload %s: perf counters: %s", w->name,
 			      strerror(-r));
+	channel_event(a->ch, "workload-start", "%s pid %d memcg %s", w->name, (int)pid,
+		      w->memcg ? w->memcg->name : "/");
 	/* Let it go, then learn whether the exec worked (EOF: it did). */
 	if (write(sync_w, "x", 1) < 0)
 		log_warn("workload %s: release: %m", w->name);
@@ -115,8 +117,6 @@ int workload_start(struct agent *a, struct workload *w)
 	if (fcntl(out_r, F_SETFL, O_NONBLOCK) < 0)
 		log_warn("workload %s: O_NONBLOCK: %m", w->name);
 	w->out_fd = TAKE_FD(out_r);
-	channel_event(a->ch, "workload-start", "%s pid %d memcg %s", w->name, (int)pid,
-		      w->memcg ? w->memcg->name : "/");
 	return 0;
 }
 

@@ -86,8 +86,9 @@ void channel_give_up(struct channel *ch);
 void channel_free(struct channel *ch);
 /* Append one line; '\n' is added, the line cut at LINE_MAX_BYTES. */
 void channel_printf(struct channel *ch, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Append "v SOURCE SCOPE KEY VALUE" without printf; key need not be terminated. */
-void channel_value(struct channel *ch, const char *source, const char *scope, const char *key,
+/* Append "v SOURCE SCOPE KEY VALUE" without printf; key need not be
+ * terminated. false (nothing appended) if the line would be too long. */
+bool channel_value(struct channel *ch, const char *source, const char *scope, const char *key,
 		   size_t key_len, int64_t value);
 /* Write all buffered lines in one write(); 0 or -errno (the buffer is dropped). */
 int channel_flush(struct channel *ch);

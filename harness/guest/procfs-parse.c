@@ -216,7 +216,6 @@ int procfs_parse_lru_gen(const char *buf, size_t len, procfs_lru_gen_fn fn, void
 	int r;
 
 	while (next_line(&pos, end, &line)) {
-		struct slice rest;
 		uint64_t v;
 		size_t n = 0;
 
@@ -228,10 +227,10 @@ int procfs_parse_lru_gen(const char *buf, size_t len, procfs_lru_gen_fn fn, void
 				have_memcg = false;
 				continue;
 			}
-			rest = strip(line);
+			line = strip(line); /* the path, to the end of the line */
 			row.memcg_id = (unsigned)v;
-			row.path = rest.p;
-			row.path_len = rest.n;
+			row.path = line.p;
+			row.path_len = line.n;
 			have_memcg = true;
 			have_node = false;
 			continue;

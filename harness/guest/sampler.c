@@ -60,8 +60,8 @@ struct sampler {
 static void value(struct sampler *s, struct instance *in, const char *key, size_t key_len,
 		  int64_t v)
 {
-	channel_value(s->a->ch, in->src->name, in->scope, key, key_len, v);
-	s->count++;
+	if (channel_value(s->a->ch, in->src->name, in->scope, key, key_len, v))
+		s->count++;
 }
 
 static int flat_kv(void *arg, const char *key, size_t key_len, int64_t v)
