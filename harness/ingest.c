@@ -43,8 +43,8 @@ static void set_first_reject(struct ingest *in, uint64_t lineno, const char *why
 	for (size_t i = 0; i < n; i++)
 		excerpt[i] = line[i] >= 0x20 && line[i] < 0x7f ? line[i] : '?';
 	excerpt[n] = '\0';
-	snprintf(in->stats.first_reject, sizeof(in->stats.first_reject), "line %" PRIu64 ": %s: '%s%s'",
-		 lineno, why, excerpt, len > n ? "..." : "");
+	snprintf(in->stats.first_reject, sizeof(in->stats.first_reject),
+		 "line %" PRIu64 ": %s: '%s%s'", lineno, why, excerpt, len > n ? "..." : "");
 }
 
 /*

@@ -416,8 +416,9 @@ static int create_schema(struct store *st)
 	if (version == STORE_SCHEMA_VERSION)
 		return store__commit(st);
 	if (version != 0) {
-		snprintf(st->errmsg, sizeof(st->errmsg), "schema version %d, this lrubench knows %d",
-			 version, STORE_SCHEMA_VERSION);
+		snprintf(st->errmsg, sizeof(st->errmsg),
+			 "schema version %d, this lrubench knows %d", version,
+			 STORE_SCHEMA_VERSION);
 		return -EPROTO;
 	}
 	r = exec(st, schema_sql, "create schema");
@@ -443,7 +444,8 @@ int store__open(const char *path, struct store **ret)
 
 	st = xcalloc(1, sizeof(*st));
 	rc = sqlite3_open_v2(path, &st->db,
-			     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
+			     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+			     NULL);
 	if (rc != SQLITE_OK)
 		return rc == SQLITE_CANTOPEN ? -ENOENT : -EIO;
 	sqlite3_extended_result_codes(st->db, 1);

@@ -335,7 +335,8 @@ static int rec_gen(struct stream *s, char *rest)
 	if ((r = check_int(f[0], true, &g.memcg_id)) >= 0 ||
 	    (r = check_int(f[1], true, &g.node)) >= 0 || (r = check_int(f[2], true, &g.gen)) >= 0 ||
 	    (r = check_int(f[3], false, &g.age_ms)) >= 0 ||
-	    (r = check_int(f[4], false, &g.anon)) >= 0 || (r = check_int(f[5], false, &g.file)) >= 0)
+	    (r = check_int(f[4], false, &g.anon)) >= 0 ||
+	    (r = check_int(f[5], false, &g.file)) >= 0)
 		return r;
 	g.memcg_path = f[6];
 	if (!s->in_sample)

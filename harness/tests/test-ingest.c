@@ -215,8 +215,8 @@ static void test_clean_run(void **state)
 		    "AND workload = 'wl' AND key = 'ops_per_s'",
 		    (long long)r);
 	assert_text(f, "boot,boot,knobs,memcg,workload-start,workload-exit",
-		    "SELECT group_concat(kind, ',') FROM (SELECT kind FROM event WHERE run_id = %lld "
-		    "ORDER BY id)",
+		    "SELECT group_concat(kind, ',') FROM "
+		    "(SELECT kind FROM event WHERE run_id = %lld ORDER BY id)",
 		    (long long)r);
 	assert_text(f, "wl status 0 after 4.98 s",
 		    "SELECT text FROM event WHERE run_id = %lld AND kind = 'workload-exit'",

@@ -147,7 +147,8 @@ static void test_reopen_and_version(void **state)
 	store__close(f->st);
 	f->st = NULL;
 	assert_int_equal(sqlite3_open(f->path, &raw), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(raw, "PRAGMA user_version = 99", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(raw, "PRAGMA user_version = 99", NULL, NULL, NULL),
+			 SQLITE_OK);
 	sqlite3_close(raw);
 	assert_int_equal(store__open(f->path, &st2), -EPROTO);
 	assert_null(st2);
@@ -162,7 +163,8 @@ static void test_reopen_and_version(void **state)
 		free(junk);
 	}
 	assert_int_equal(sqlite3_open(f->path, &raw), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(raw, "PRAGMA user_version = 1", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(raw, "PRAGMA user_version = 1", NULL, NULL, NULL),
+			 SQLITE_OK);
 	sqlite3_close(raw);
 	assert_int_equal(store__open(f->path, &f->st), 0);
 }
@@ -222,15 +224,16 @@ static void test_runs(void **state)
 	assert_int_equal(store__run_prov(f->st, r1, "kernel.sha256", "ab12"), 0);
 	assert_int_equal(store__run_prov(f->st, r1, "accel", "tcg"), 0);
 	assert_int_equal(store__run_prov(f->st, r1, "accel", "kvm"), 0);
-	assert_q_text(db, "SELECT group_concat(key || '=' || value, ' ') FROM run_prov", "accel=kvm "
-		      "kernel.sha256=ab12");
+	assert_q_text(db, "SELECT group_concat(key || '=' || value, ' ') FROM run_prov",
+		      "accel=kvm kernel.sha256=ab12");
 
 	assert_int_equal(store__run_start(f->st, r1, 1000), 0);
 	assert_q_text(db, "SELECT status || ',' || started_ns FROM run WHERE ord = 0",
 		      "running,1000");
 	assert_int_equal(store__run_finish(f->st, r1, RUN_FAILED_KERNEL, "panic at 3.2 s", 5000),
 			 0);
-	assert_q_text(db, "SELECT status || ',' || reason || ',' || ended_ns FROM run WHERE ord = 0",
+	assert_q_text(db,
+		      "SELECT status || ',' || reason || ',' || ended_ns FROM run WHERE ord = 0",
 		      "failed-kernel,panic at 3.2 s,5000");
 	assert_int_equal(store__run_finish(f->st, r2, RUN_COMPLETED, NULL, 1), 0);
 	assert_q_text(db, "SELECT quote(reason) FROM run WHERE ord = 1", "NULL");
@@ -337,8 +340,8 @@ static void test_lru_gen_and_results(void **state)
 	assert_int_equal(store__result(f->st, rid, "wl", "bad", NAN, "ms", "none"), -EINVAL);
 	assert_int_equal(store__commit(f->st), 0);
 	assert_q_text(db,
-		      "SELECT group_concat(memcg_path || ',' || gen || ',' || age_ms || ',' || anon "
-		      "|| ',' || file, '|') FROM lru_gen",
+		      "SELECT group_concat(memcg_path || ',' || gen || ',' || age_ms || ',' || "
+		      "anon || ',' || file, '|') FROM lru_gen",
 		      "/wl,7,1500,2048,4096|/wl,8,20,-1,9223372036854775807");
 	assert_q_text(db, "SELECT group_concat(key || '=' || value || unit || better, '|') FROM "
 			  "(SELECT * FROM result ORDER BY workload, rowid)",
@@ -424,8 +427,8 @@ static void test_views(void **state)
 			  "WHERE metric = 'vmstat:pgfault' ORDER BY seq)",
 		      "NULL,50,0,NULL,30");
 	/* gauges have no delta */
-	assert_int_equal(q_int(db, "SELECT COUNT(*) FROM v_delta WHERE metric = 'vmstat:nr_free_pages'"),
-			 0);
+	assert_int_equal(
+		q_int(db, "SELECT COUNT(*) FROM v_delta WHERE metric = 'vmstat:nr_free_pages'"), 0);
 	assert_q_text(db, "SELECT samples || ',' || incomplete FROM v_run", "5,1");
 }
 
