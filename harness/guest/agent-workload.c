@@ -14,6 +14,8 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#define CONSOLE_LINES_MAX 1000
+
 /* What a child that could not exec tells its parent. */
 struct child_failure {
 	int stage; /* 1: join the memcg, 2: exec */
@@ -225,8 +227,15 @@ static void handle_line(struct agent *a, struct workload *w)
 		log_warn("workload %s: line over %d bytes cut", w->name, LINE_MAX_BYTES - 1);
 	else if (!strncmp(w->line, "result ", 7))
 		forward_result(a, w, w->line);
-	if (w->line_overlong || strncmp(w->line, "result ", 7))
-		fprintf(stderr, "lrubench-agent: [%s] %s\n", w->name, w->line);
+	if (w->line_overlong || strncmp(w->line, "result ", 7)) {
+		/* The serial console is slow: a chatty workload must not stall us. */
+		if (w->console_lines < CONSOLE_LINES_MAX)
+			fprintf(stderr, "lrubench-agent: [%s] %s\n", w->name, w->line);
+		else if (w->console_lines == CONSOLE_LINES_MAX)
+			log_warn("workload %s: over %d lines of output, no more shown", w->name,
+				 CONSOLE_LINES_MAX);
+		w->console_lines++;
+	}
 	w->line_len = 0;
 	w->line_overlong = false;
 }
@@ -235,7 +244,8 @@ void workload_read_output(struct agent *a, struct workload *w)
 {
 	char buf[4096];
 
-	for (;;) {
+	/* Bounded, so a workload writing without pause cannot hold off samples. */
+	for (int reads = 0; reads < 16; reads++) {
 		ssize_t n = read(w->out_fd, buf, sizeof(buf));
 
 		if (n < 0 && errno == EINTR)

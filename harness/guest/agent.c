@@ -4,8 +4,8 @@
  *
  * The main sequence: mounts and console, run.conf, modules, the channel and
  * hello, knobs, swap, memcgs, then the run: a first sample, the workloads,
- * a sample every interval until they have all exited, one last sample, bye
- * and power off. The run is one poll() loop over a timerfd armed on absolute
+ * a sample every interval until they have all exited (and a fault= was
+ * injected, if any), one last sample, bye and power off. The run is one poll() loop over a timerfd armed on absolute
  * CLOCK_MONOTONIC deadlines (so the interval does not drift), a signalfd for
  * SIGCHLD (PID 1 reaps every child) and the workloads' stdout pipes.
  */
@@ -160,7 +160,9 @@ static int run(struct agent *a)
 		int timeout = next < 0 ? -1 : (int)((next - now + NS_PER_MS - 1) / NS_PER_MS);
 		size_t n = 2;
 
-		if (all_done(a))
+		/* A pending fault is still injected if the workloads end first:
+		 * the host's tests count on it. */
+		if (all_done(a) && !rs.fault_at)
 			break;
 		pfd[0] = (struct pollfd){ .fd = tfd, .events = POLLIN };
 		pfd[1] = (struct pollfd){ .fd = sfd, .events = POLLIN };
@@ -197,8 +199,10 @@ static int run(struct agent *a)
 	}
 	/* One last sample once every workload is gone. */
 	sampler_take(a->sampler);
+	/* What the workloads printed last (up to 4 MiB each: a grandchild
+	 * holding the pipe open must not keep us here). */
 	for (size_t i = 0; i < a->n_wls; i++)
-		if (a->wls[i].out_fd >= 0)
+		for (int k = 0; k < 64 && a->wls[i].out_fd >= 0; k++)
 			workload_read_output(a, &a->wls[i]);
 	channel_event(a->ch, "phase", "done overruns %" PRIu64, rs.overruns);
 	return 0;

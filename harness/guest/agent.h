@@ -52,6 +52,7 @@ struct workload {
 	char line[LINE_MAX_BYTES];
 	size_t line_len;
 	bool line_overlong;
+	unsigned console_lines;	/* other lines copied to the console */
 	struct perf_counters *perf;
 };
 
