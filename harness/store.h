@@ -72,7 +72,9 @@ int store__result(struct store *st, int64_t run_id, const char *workload, const 
 int store__commit(struct store *st);
 
 /*
- * Additions beyond the interface above.
+ * Additions beyond the interface above. (Errors: besides -EIO, a row that
+ * breaks a constraint, such as a run of no variant or an unknown status, is
+ * -EINVAL, and updating a run or sample that does not exist is -ENOENT.)
  */
 /* What the store did; duplicates are rows ignored because their key was
  * already there (a duplicated stream record). */

@@ -337,7 +337,8 @@ static void test_edge_records(void **state)
 	static const char in_text[] = "sample 0 5\n"
 				      "v vmstat - pgfault 9223372036854775807\n"
 				      "v vmstat - pgmajfault -9223372036854775808\n"
-				      "end 0 2\n"
+				      "v made.up scope9 some/key:x 5\n" /* unknown: default row */
+				      "end 0 3\n"
 				      "sample 1 6\n"
 				      "v vmstat - pgfault 1\n"
 				      "sample 2 7\n" /* sample 1 is cut short by sample 2 */
@@ -365,6 +366,9 @@ static void test_edge_records(void **state)
 		    "SELECT group_concat(seq || ':' || complete, ',') FROM (SELECT * FROM sample "
 		    "ORDER BY seq)");
 	assert_int_equal(q_int(f, "SELECT value FROM result WHERE key = 'k'"), 1000);
+	assert_text(f, "made.up|value|gauge|5",
+		    "SELECT m.source || '|' || m.unit || '|' || m.kind || '|' || v.v FROM metric m "
+		    "JOIN value v ON v.metric_id = m.id WHERE m.name = 'made.up:some/key:x'");
 	ingest__free(in);
 }
 
