@@ -221,20 +221,22 @@ static void forward_result(struct agent *a, const struct workload *w, char *line
 
 static void handle_line(struct agent *a, struct workload *w)
 {
+	bool result;
+
 	w->line[w->line_len] = '\0';
 	channel_sanitize(w->line);
+	result = !w->line_overlong && !strncmp(w->line, "result ", 7);
 	if (w->line_overlong)
 		log_warn("workload %s: line over %d bytes cut", w->name, LINE_MAX_BYTES - 1);
-	else if (!strncmp(w->line, "result ", 7))
-		forward_result(a, w, w->line);
-	if (w->line_overlong || strncmp(w->line, "result ", 7)) {
+	if (result) {
+		forward_result(a, w, w->line); /* splits the line in place */
+	} else if (w->console_lines < CONSOLE_LINES_MAX) {
 		/* The serial console is slow: a chatty workload must not stall us. */
-		if (w->console_lines < CONSOLE_LINES_MAX)
-			fprintf(stderr, "lrubench-agent: [%s] %s\n", w->name, w->line);
-		else if (w->console_lines == CONSOLE_LINES_MAX)
-			log_warn("workload %s: over %d lines of output, no more shown", w->name,
-				 CONSOLE_LINES_MAX);
+		fprintf(stderr, "lrubench-agent: [%s] %s\n", w->name, w->line);
 		w->console_lines++;
+	} else if (w->console_lines++ == CONSOLE_LINES_MAX) {
+		log_warn("workload %s: over %d lines of output, no more shown", w->name,
+			 CONSOLE_LINES_MAX);
 	}
 	w->line_len = 0;
 	w->line_overlong = false;
