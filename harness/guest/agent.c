@@ -136,8 +136,10 @@ static int run(struct agent *a)
 	sfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
 	tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
 	if (sfd < 0 || tfd < 0) {
-		channel_event(a->ch, "error", "signalfd/timerfd: %s", strerror(errno));
-		return -errno;
+		int r = -errno;
+
+		channel_event(a->ch, "error", "signalfd/timerfd: %s", strerror(-r));
+		return r;
 	}
 
 	channel_event(a->ch, "phase", "sampling interval_ms %" PRIu64, c->interval_ms);
@@ -147,8 +149,10 @@ static int run(struct agent *a)
 	its.it_value = (struct timespec){ (rs.t0 + interval) / 1000000000,
 					  (rs.t0 + interval) % 1000000000 };
 	if (timerfd_settime(tfd, TFD_TIMER_ABSTIME, &its, NULL) < 0) {
-		channel_event(a->ch, "error", "timerfd_settime: %s", strerror(errno));
-		return -errno;
+		int r = -errno;
+
+		channel_event(a->ch, "error", "timerfd_settime: %s", strerror(-r));
+		return r;
 	}
 	channel_event(a->ch, "phase", "workloads %zu", a->n_wls);
 	if (c->fault != FAULT_NONE)
@@ -157,7 +161,8 @@ static int run(struct agent *a)
 	for (;;) {
 		int64_t now = now_mono_ns();
 		int64_t next = run_deadlines(a, &rs, now);
-		int timeout = next < 0 ? -1 : (int)((next - now + NS_PER_MS - 1) / NS_PER_MS);
+		int64_t wait_ms = next < 0 ? -1 : (next - now + NS_PER_MS - 1) / NS_PER_MS;
+		int timeout = wait_ms > 3600 * 1000 ? 3600 * 1000 : (int)wait_ms;
 		size_t n = 2;
 
 		/* A pending fault is still injected if the workloads end first:
@@ -170,10 +175,12 @@ static int run(struct agent *a)
 			if (a->wls[i].out_fd >= 0)
 				pfd[n++] = (struct pollfd){ .fd = a->wls[i].out_fd, .events = POLLIN };
 		if (poll(pfd, n, timeout) < 0) {
-			if (errno == EINTR)
+			int r = -errno;
+
+			if (r == -EINTR)
 				continue;
-			channel_event(a->ch, "error", "poll: %s", strerror(errno));
-			return -errno;
+			channel_event(a->ch, "error", "poll: %s", strerror(-r));
+			return r;
 		}
 		for (size_t i = 2; i < n; i++) {
 			if (!pfd[i].revents)
