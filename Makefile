@@ -43,7 +43,7 @@ TEST_LIB_OBJS := $(HOST_LIB_OBJS:$(BUILD)/host/%=$(BUILD)/san/%) \
 	$(BUILD)/san/harness/guest/procfs-parse.o
 
 .PHONY: all deps run check unit integration bench clean fuzz
-all: $(BUILD)/lrubench $(AGENT) $(WL_BINS)
+all: $(BUILD)/lrubench $(AGENT) $(WL_BINS) $(BUILD)/tools/extract-ikconfig
 
 deps:
 	@scripts/install-deps.sh
@@ -55,6 +55,12 @@ $(BUILD)/host/%.o: %.c
 
 $(BUILD)/lrubench: $(HOST_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(HOST_LDLIBS)
+
+# The kernel's own IKCONFIG extractor, for kernels without a config file beside them.
+$(BUILD)/tools/extract-ikconfig:
+	@mkdir -p $(dir $@)
+	tar -xJf /usr/src/linux-source-6.1.tar.xz -O linux-source-6.1/scripts/extract-ikconfig > $@.tmp
+	chmod +x $@.tmp && mv $@.tmp $@
 
 $(LIBPERF)/lib/libperf.a:
 	scripts/build-libperf.sh $(LIBPERF)

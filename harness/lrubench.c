@@ -21,38 +21,6 @@ static const struct command {
 	{ "doctor", cmd_doctor, "what works on this host, and why not where it does not" },
 };
 
-static const char *env_or(const char *name, const char *def)
-{
-	const char *v = getenv(name);
-
-	return v && *v ? v : def;
-}
-
-const char *path_build(void)
-{
-	return env_or("LRUBENCH_BUILD", "build");
-}
-
-const char *path_results(void)
-{
-	return env_or("LRUBENCH_RESULTS", "results");
-}
-
-const char *path_reports(void)
-{
-	return env_or("LRUBENCH_REPORTS", "reports");
-}
-
-const char *path_kernel_cache(void)
-{
-	return env_or("LRUBENCH_KERNELS", "kernels/cache");
-}
-
-const char *path_default_plan(void)
-{
-	return env_or("LRUBENCH_PLAN", "workloads/plans/default.ini");
-}
-
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: lrubench [-v] COMMAND [ARGS]\n\ncommands:\n");
