@@ -77,7 +77,16 @@ int accel_choose(const char *want, const struct kernel *k, const struct guest_im
 	if (!mkdtemp(dir))
 		return -errno;
 	initrd = xasprintf("%s/initrd.cpio", dir);
-	conf = xasprintf("run=kvm-probe\ninterval_ms=1000\n");
+	{
+		/* The agent needs its channel's modules to speak at all. */
+		size_t len = 0;
+		FILE *f = open_memstream(&conf, &len);
+
+		fprintf(f, "run=kvm-probe\ninterval_ms=1000\nlru_enabled=0x0000\nzram_size=0\n");
+		for (size_t i = 0; i < img->nmodules; i++)
+			fprintf(f, "module=%s\n", img->modules[i]);
+		fclose(f);
+	}
 	if (guest_image__run_initrd(img, conf, initrd, &err) < 0) {
 		*ret_accel = xstrdup("tcg");
 		*ret_why = xasprintf("probe image failed: %s", err);
@@ -100,8 +109,10 @@ int accel_choose(const char *want, const struct kernel *k, const struct guest_im
 		*ret_why = xasprintf("KVM guest reached the agent in %.1f s",
 				     (double)res.first_byte_ns / 1e9);
 	else
-		*ret_why = xasprintf("KVM guest did not reach the agent in %d s (%s): using TCG",
-				     PROBE_TIMEOUT_MS / 1000, vm_end_name(res.end));
+		*ret_why = xasprintf("a KVM guest did not reach the agent (%s after %.1f s%s%s): "
+				     "using TCG",
+				     vm_end_name(res.end), (double)res.wall_ns / 1e9,
+				     res.error ? ": " : "", res.error ? res.error : "");
 	vm_result_clear(&res);
 	{
 		FILE *f = fopen(cache, "w");

@@ -237,10 +237,7 @@ static bool workload_failed(struct store *st, int64_t run_id, char *why, size_t 
 		const char *kind = (const char *)sqlite3_column_text(q, 0);
 		const char *text = (const char *)sqlite3_column_text(q, 1);
 
-		text = text ? text : "";
-		if (!strcmp(kind, "oom") ||
-		    (!strstr(text, "status=0") && !strstr(text, "exit=0") &&
-		     !strstr(text, "code=0"))) {
+		if (workload_event_failed(kind, text ? text : "")) {
 			if (!failed)
 				snprintf(why, len, "%s: %s", kind, text);
 			failed = true;

@@ -75,6 +75,20 @@ void console_scan_free(struct console_scan *s)
 	memset(s, 0, sizeof(*s));
 }
 
+bool workload_event_failed(const char *kind, const char *text)
+{
+	char what[16];
+	int n;
+
+	if (!strcmp(kind, "oom"))
+		return true;
+	if (strcmp(kind, "workload-exit"))
+		return false;
+	if (sscanf(text, "%*s %15s %d", what, &n) != 2)
+		return true; /* an exit we cannot read is not a success */
+	return strcmp(what, "status") || n != 0;
+}
+
 static bool kernel_complained(const struct console_scan *con, const char **what)
 {
 	for (size_t i = 0; i < con->nfindings; i++) {

@@ -30,6 +30,12 @@ struct console_scan {
 void console_scan(const char *log, size_t len, struct console_scan *ret);
 void console_scan_free(struct console_scan *s);
 
+/*
+ * Whether an agent event says a workload failed: "oom ..." always, and
+ * "workload-exit NAME status N" with N != 0 or "workload-exit NAME signal N".
+ */
+bool workload_event_failed(const char *kind, const char *text);
+
 struct run_outcome {
 	const char *status; /* RUN_* from store.h */
 	char reason[256];

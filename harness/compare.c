@@ -168,6 +168,27 @@ static void fmt_num(char *buf, size_t len, double x)
 		snprintf(buf, len, "%.3g", x);
 }
 
+/* Text wrapped at width columns, each line indented. */
+static void print_wrapped(FILE *out, const char *text, const char *indent, size_t width)
+{
+	size_t col = 0;
+
+	while (*text) {
+		size_t w = strcspn(text, " ");
+
+		if (col && col + 1 + w > width) {
+			fputc('\n', out);
+			col = 0;
+		}
+		fprintf(out, "%s%.*s", col ? " " : indent, (int)w, text);
+		col += (col ? 1 : strlen(indent)) + w;
+		text += w;
+		while (*text == ' ')
+			text++;
+	}
+	fputc('\n', out);
+}
+
 static void table_free(struct table *t)
 {
 	for (size_t i = 0; i < t->nrows; i++) {
@@ -293,26 +314,44 @@ int compare_print(struct store *st, FILE *out, const char *baseline)
 		}
 		fputc('\n', out);
 	}
-	/* The reasons behind the marks, once each. */
+	/* The reasons behind the marks: each reason once, after the metrics it covers. */
 	{
-		bool header = false;
+		bool cross = false;
+		const char **done = xcalloc(t.nrows + 1, sizeof(char *));
+		size_t ndone = 0;
 
-		for (size_t ri = 0; ri < t.nrows; ri++) {
-			const char *reason = NULL;
+		for (size_t i = 0; i < t.nv; i++)
+			cross |= strcmp(t.v[i].lru, t.v[bi].lru) != 0;
+		for (size_t ri = 0; cross && ri < t.nrows; ri++) {
+			const char *reason = NULL, *other = NULL;
 			bool seen = false;
 
 			if (metric__comparable(t.rows[ri].metric, t.release ? t.release : "", &reason))
 				continue;
-			for (size_t j = 0; j < ri; j++)
-				seen |= !strcmp(t.rows[j].metric, t.rows[ri].metric);
+			for (size_t j = 0; j < ndone; j++)
+				seen |= done[j] == reason;
 			if (seen)
 				continue;
-			if (!header)
-				fprintf(out, "\nnot comparable across classic LRU and MGLRU on %s:\n",
+			done[ndone++] = reason;
+			if (ndone == 1)
+				fprintf(out, "\n(not comparable) across classic LRU and MGLRU on %s:\n",
 					t.release ? t.release : "this kernel");
-			header = true;
-			fprintf(out, "  %s: %s\n", t.rows[ri].metric, reason);
+			fprintf(out, "  -");
+			for (size_t j = ri; j < t.nrows; j++) {
+				bool dup = false;
+
+				if (metric__comparable(t.rows[j].metric, t.release ? t.release : "",
+						       &other) || other != reason)
+					continue;
+				for (size_t k = ri; k < j; k++)
+					dup |= !strcmp(t.rows[k].metric, t.rows[j].metric);
+				if (!dup)
+					fprintf(out, " %s", t.rows[j].metric);
+			}
+			fprintf(out, ":\n");
+			print_wrapped(out, reason, "      ", 96);
 		}
+		free(done);
 	}
 	fprintf(out, "\n* baseline. Values: mean ±coefficient of variation over n completed runs; "
 		     "counters are deltas over the run.\n");

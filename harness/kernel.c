@@ -316,8 +316,10 @@ int kernel__open(const char *image, const char *config_path, const char *modules
 /* Run a helper, turning failure into a message with its stderr tail. */
 static int run_tool(const char *const argv[], const char *cwd, char **ret_out, char **ret_err)
 {
-	_cleanup_free_ char *err = NULL;
-	struct spawn_opts o = { .cwd = cwd, .ret_stdout = ret_out, .ret_stderr = &err };
+	_cleanup_free_ char *err = NULL, *out = NULL;
+	/* Helpers' chatter (apt-get's progress) never reaches our stdout. */
+	struct spawn_opts o = { .cwd = cwd, .ret_stdout = ret_out ? ret_out : &out,
+				.ret_stderr = &err };
 	int r = spawn_run(argv, &o);
 
 	if (r != 0) {

@@ -70,8 +70,7 @@ int spawn_run(const char *const argv[], const struct spawn_opts *o)
 		int fd;
 
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (o->cwd && chdir(o->cwd) < 0)
-			_exit(127);
+		/* Files are opened before chdir: their paths are the caller's. */
 		if (o->stdin_buf)
 			fd = pin[0];
 		else
@@ -86,6 +85,8 @@ int spawn_run(const char *const argv[], const struct spawn_opts *o)
 			_exit(127);
 		}
 		if (o->ret_stderr && dup2(perr[1], 2) < 0)
+			_exit(127);
+		if (o->cwd && chdir(o->cwd) < 0)
 			_exit(127);
 		execvp(argv[0], (char *const *)argv);
 		fprintf(stderr, "exec %s: %s\n", argv[0], strerror(errno));

@@ -280,12 +280,18 @@ int vm_run(const struct vm_spec *s, vm_data_fn on_data, void *ctx, struct vm_res
 	} else if (WIFSIGNALED(status)) {
 		res->signal = WTERMSIG(status);
 	}
-	if (res->end == VM_EXITED && res->exit_code != 0) {
+	if (res->end == VM_EXITED && (res->exit_code != 0 || res->signal)) {
 		_cleanup_free_ char *log = NULL;
+		const char *tail = "";
 
 		read_file(qlog, 1u << 16, &log, NULL);
-		res->error = xasprintf("QEMU exited with status %d: %s", res->exit_code,
-				       log ? strstrip(log) : "");
+		if (log) {
+			tail = strstrip(log);
+			if (strlen(tail) > 300)
+				tail += strlen(tail) - 300;
+		}
+		res->error = xasprintf("QEMU %s %d: %s", res->signal ? "killed by signal" : "exited with status",
+				       res->signal ? res->signal : res->exit_code, tail);
 	}
 	unlink(sock_path);
 	return 0;

@@ -146,6 +146,17 @@ static void test_classify(void **state)
 	assert_string_equal(out.reason, "Kernel panic - not syncing: sysrq triggered crash");
 }
 
+static void test_workload_events(void **state)
+{
+	(void)state;
+	assert_false(workload_event_failed("workload-exit", "anon status 0"));
+	assert_true(workload_event_failed("workload-exit", "anon status 1"));
+	assert_true(workload_event_failed("workload-exit", "anon signal 9"));
+	assert_true(workload_event_failed("workload-exit", "garbled"));
+	assert_true(workload_event_failed("oom", "anon memcg wl oom_kill 1"));
+	assert_false(workload_event_failed("workload-start", "anon pid 88 memcg wl"));
+}
+
 static void test_qemu_argv_no_shell(void **state)
 {
 	struct vm_spec s = {
@@ -180,6 +191,7 @@ int main(void)
 		cmocka_unit_test(test_modules_resolve),
 		cmocka_unit_test(test_console_scan),
 		cmocka_unit_test(test_classify),
+		cmocka_unit_test(test_workload_events),
 		cmocka_unit_test(test_qemu_argv_no_shell),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
