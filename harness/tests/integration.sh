@@ -41,7 +41,7 @@ test_slice() {
 	local sha; sha=$(sha256sum "$(q "$db" "SELECT value FROM run_prov WHERE key='kernel.image' LIMIT 1")" | cut -d' ' -f1)
 	[[ $(q "$db" "SELECT value FROM run_prov WHERE key='kernel.sha256' LIMIT 1") == "$sha" ]] || { bad slice "kernel.sha256 is not the file's"; return; }
 	# the memcg reclaimed, and the workload reported
-	local steal; steal=$(q "$db" "SELECT MIN(d) FROM (SELECT run_id, MAX(value)-MIN(value) d FROM v_value WHERE metric='memory.stat:pgsteal' AND scope='wl' GROUP BY run_id)")
+	local steal; steal=$(q "$db" "SELECT MIN(d) FROM (SELECT run_id, MAX(v)-MIN(v) d FROM v_value WHERE metric='memory.stat:pgsteal' AND scope='wl' GROUP BY run_id)")
 	[[ ${steal:-0} -gt 0 ]] || { bad slice "memcg wl reclaimed nothing (pgsteal delta $steal)"; return; }
 	local res; res=$(q "$db" "SELECT COUNT(*) FROM result WHERE workload='anon' AND key='throughput' AND value > 0")
 	[[ $res == 4 ]] || { bad slice "throughput reported by $res of 4 runs"; return; }
@@ -60,7 +60,7 @@ test_final_vmstat() {
 			grep -E '^(pgsteal|pgscan|pswp|pgmajfault|workingset)[a-z_]* ' > "$tmp/dump.$run"
 		[[ -s $tmp/dump.$run ]] || { bad final-vmstat "run $run: no vmstat dump on the console"; return; }
 		while read -r key val; do
-			local stored; stored=$(q "$db" "SELECT value FROM v_value WHERE run_id=$run AND metric='vmstat:$key' ORDER BY seq DESC LIMIT 1")
+			local stored; stored=$(q "$db" "SELECT v FROM v_value WHERE run_id=$run AND metric='vmstat:$key' ORDER BY seq DESC LIMIT 1")
 			checked=$((checked + 1))
 			[[ $stored == "$val" ]] || { mism=$((mism + 1)); echo "  run $run $key: stored $stored, kernel $val"; }
 		done < "$tmp/dump.$run"
