@@ -493,6 +493,7 @@ int campaign_run(struct plan *plan, const struct campaign_opts *o)
 
 	/* The comparison on stdout, and a report directory. */
 	r = compare_print(c.st, stdout, NULL);
+	fflush(stdout);
 	if (r < 0)
 		log_err("compare: %s", strerror(-r));
 	report_dir = xasprintf("%s/%s", o->reports_dir, c.name);

@@ -101,17 +101,22 @@ static int load_run(sqlite3 *db, struct table *t, size_t vi, int64_t run_id)
 	}
 	sqlite3_finalize(q);
 
-	/* Counter deltas: last sample minus first, per scope. */
+	/*
+	 * Counter deltas: last sample minus first, per scope. A counter that
+	 * first appears after the run's first sample (a workload's perf
+	 * counters, which start at zero when it starts) counts from zero.
+	 */
 	rc = sqlite3_prepare_v2(
 		db,
+		"WITH b AS (SELECT metric_id, scope_id, MIN(seq) AS s0, MAX(seq) AS s1 "
+		"           FROM value WHERE run_id = ?1 GROUP BY metric_id, scope_id) "
 		"SELECT m.name, sc.name, "
-		"  (SELECT v FROM value WHERE run_id = ?1 AND metric_id = m.id AND scope_id = sc.id "
-		"     ORDER BY seq DESC LIMIT 1) - "
-		"  (SELECT v FROM value WHERE run_id = ?1 AND metric_id = m.id AND scope_id = sc.id "
-		"     ORDER BY seq ASC LIMIT 1) "
-		"FROM (SELECT DISTINCT metric_id, scope_id FROM value WHERE run_id = ?1 "
-		"      AND seq = (SELECT MIN(seq) FROM sample WHERE run_id = ?1)) d "
-		"JOIN metric m ON m.id = d.metric_id JOIN scope sc ON sc.id = d.scope_id "
+		"  (SELECT v FROM value WHERE run_id = ?1 AND seq = b.s1 AND metric_id = b.metric_id "
+		"     AND scope_id = b.scope_id) - "
+		"  CASE WHEN b.s0 > (SELECT MIN(seq) FROM sample WHERE run_id = ?1) THEN 0 ELSE "
+		"  (SELECT v FROM value WHERE run_id = ?1 AND seq = b.s0 AND metric_id = b.metric_id "
+		"     AND scope_id = b.scope_id) END "
+		"FROM b JOIN metric m ON m.id = b.metric_id JOIN scope sc ON sc.id = b.scope_id "
 		"ORDER BY m.name, sc.name",
 		-1, &q, NULL);
 	if (rc != SQLITE_OK)
