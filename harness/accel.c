@@ -38,7 +38,7 @@ static char *probe_key(const struct kernel *k)
 }
 
 int accel_choose(const char *want, const struct kernel *k, const struct guest_image *img,
-		 const char *build_dir, char **ret_accel, char **ret_why)
+		 const char *build_dir, bool use_cache, char **ret_accel, char **ret_why)
 {
 	_cleanup_free_ char *key = NULL, *cache = NULL, *cached = NULL, *dir = NULL;
 	_cleanup_free_ char *initrd = NULL, *conf = NULL, *err = NULL;
@@ -60,7 +60,7 @@ int accel_choose(const char *want, const struct kernel *k, const struct guest_im
 	}
 	key = probe_key(k);
 	cache = xasprintf("%s/accel-probe-%s", build_dir, key);
-	if (read_file(cache, 256, &cached, NULL) == 0) {
+	if (use_cache && read_file(cache, 256, &cached, NULL) == 0) {
 		char *nl = strchr(cached, '\n');
 
 		if (nl) {

@@ -115,7 +115,7 @@ static int kernels_resolve(struct campaign *c)
 				return r;
 			}
 		}
-		r = accel_choose(c->o->accel, ck->k, ck->img, c->o->build_dir, &ck->accel,
+		r = accel_choose(c->o->accel, ck->k, ck->img, c->o->build_dir, true, &ck->accel,
 				 &ck->accel_why);
 		if (r < 0) {
 			log_err("--accel %s: expected auto, kvm or tcg", c->o->accel);
