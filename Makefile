@@ -98,7 +98,10 @@ integration: deps all
 
 check: unit integration
 
-bench: deps all
+$(BUILD)/bench-ingest: $(BUILD)/host/harness/tests/bench-ingest.o $(HOST_LIB_OBJS)
+	$(CC) $(CFLAGS) -o $@ $^ $(HOST_LDLIBS)
+
+bench: deps all $(BUILD)/bench-ingest
 	harness/tests/bench.sh $(BUILD)
 
 clean:

@@ -13,7 +13,6 @@
 #include "vm-qemu.h"
 
 #include <string.h>
-#include <sys/stat.h>
 
 #define PROBE_TIMEOUT_MS 30000
 
@@ -73,7 +72,7 @@ int accel_choose(const char *want, const struct kernel *k, const struct guest_im
 
 	log_info("probing KVM: booting the guest under it (up to %d s)", PROBE_TIMEOUT_MS / 1000);
 	dir = xasprintf("%s/probe-XXXXXX", build_dir);
-	mkdir(build_dir, 0755);
+	mkdir_p(build_dir);
 	if (!mkdtemp(dir))
 		return -errno;
 	initrd = xasprintf("%s/initrd.cpio", dir);

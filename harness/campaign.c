@@ -205,15 +205,26 @@ static char *run_cmdline(struct campaign *c, const struct kernel *k)
 			 c->plan->cmdline);
 }
 
+/* The raw stream is also kept beside the console log, for debugging and fuzz seeds. */
+#define RAW_STREAM_LIMIT (256u << 20)
+
 struct run_sink {
 	struct ingest *in;
+	FILE *raw;
+	size_t raw_len;
 	int failed;
 };
 
 static int run_data(void *ctx, const char *buf, size_t len)
 {
 	struct run_sink *s = ctx;
-	int r = ingest__feed(s->in, buf, len);
+	int r;
+
+	if (s->raw && s->raw_len + len <= RAW_STREAM_LIMIT) {
+		fwrite(buf, 1, len, s->raw);
+		s->raw_len += len;
+	}
+	r = ingest__feed(s->in, buf, len);
 
 	if (r < 0)
 		s->failed = r;
@@ -324,11 +335,18 @@ static int run_one(struct campaign *c, size_t vi, int64_t run_id, int rep, uint6
 	r = ingest__new(c->st, run_id, &sink.in);
 	if (r < 0)
 		return r;
+	{
+		_cleanup_free_ char *raw = xasprintf("%s/stream.raw", dir);
+
+		sink.raw = fopen(raw, "we");
+	}
 	store__run_start(c->st, run_id, now_real_ns());
 	log_info("run %lld: variant %s, repetition %d (%s, %s)", (long long)run_id, v->name, rep + 1,
 		 ck->accel, v->lru);
 	vm_run(&spec, run_data, &sink, &vm);
 	ingest__finish(sink.in);
+	if (sink.raw)
+		fclose(sink.raw);
 	prov(c, run_id, "qemu.argv", vm.argv);
 	{
 		char buf[32];
@@ -346,6 +364,8 @@ static int run_one(struct campaign *c, size_t vi, int64_t run_id, int rep, uint6
 
 		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)is->rejected);
 		prov(c, run_id, "stream.rejected", buf);
+		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)vm.channel_bytes);
+		prov(c, run_id, "stream.bytes", buf);
 		if (is->rejected)
 			store__event(c->st, run_id, 0, "stream-rejected", is->first_reject);
 	}
@@ -411,10 +431,10 @@ int campaign_run(struct plan *plan, const struct campaign_opts *o)
 	if (r < 0)
 		goto out;
 
-	mkdir(o->results_dir, 0755);
+	mkdir_p(o->results_dir);
 	db = o->db_path ? xstrdup(o->db_path) : xasprintf("%s/%s.db", o->results_dir, c.name);
 	c.dir = xasprintf("%s/%s", o->results_dir, c.name);
-	mkdir(c.dir, 0755);
+	mkdir_p(c.dir);
 	r = store__open(db, &c.st);
 	if (r < 0) {
 		log_err("%s: cannot open the store: %s", db, strerror(-r));

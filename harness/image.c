@@ -156,23 +156,6 @@ static int copy_file(const char *from, const char *to, mode_t mode)
 	return n < 0 ? -errno : 0;
 }
 
-static int mkdir_p(const char *path)
-{
-	_cleanup_free_ char *p = xstrdup(path);
-
-	for (char *s = p + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(p, 0755) < 0 && errno != EEXIST)
-			return -errno;
-		*s = '/';
-	}
-	if (mkdir(p, 0755) < 0 && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
 /* The files of the image: (source path, guest path, mode), sorted by guest path. */
 struct entry {
 	char *src, *dst;

@@ -365,7 +365,11 @@ int kernel__debian_default(const char *cache_dir, char **ret_image, char **ret_e
 	const char *p, *release;
 	int r;
 
-	mkdir(cache_dir, 0755);
+	r = mkdir_p(cache_dir);
+	if (r < 0) {
+		*ret_err = xasprintf("kernel cache %s: %s", cache_dir, strerror(-r));
+		return r;
+	}
 	{
 		const char *argv[] = { "apt-cache", "depends", meta, NULL };
 

@@ -6,7 +6,6 @@
 
 #include <sqlite3.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static const char *col(sqlite3_stmt *q, int i)
 {
@@ -70,18 +69,9 @@ int report_write(struct store *st, const char *db_path, const char *dir)
 	sqlite3 *db = store__db(st);
 	int r;
 
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
-		/* reports/ itself may be missing */
-		_cleanup_free_ char *parent = xstrdup(dir);
-		char *slash = strrchr(parent, '/');
-
-		if (slash) {
-			*slash = '\0';
-			mkdir(parent, 0755);
-		}
-		if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-			return -errno;
-	}
+	r = mkdir_p(dir);
+	if (r < 0)
+		return r;
 	f = fopen(md, "w");
 	if (!f)
 		return -errno;

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 static const char *log_prefix = "lrubench";
@@ -246,6 +247,23 @@ int write_file(const char *path, const char *s)
 		off += (size_t)n;
 	}
 	if (close(TAKE_FD(fd)) < 0)
+		return -errno;
+	return 0;
+}
+
+int mkdir_p(const char *path)
+{
+	_cleanup_free_ char *p = xstrdup(path);
+
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0755) < 0 && errno != EEXIST)
+			return -errno;
+		*s = '/';
+	}
+	if (mkdir(p, 0755) < 0 && errno != EEXIST)
 		return -errno;
 	return 0;
 }

@@ -83,6 +83,9 @@ int read_file(const char *path, size_t limit, char **ret_buf, size_t *ret_len);
 /* Write a string to a file (open, write all, close). */
 int write_file(const char *path, const char *s);
 
+/* mkdir -p: every missing directory on the way, mode 0755. */
+int mkdir_p(const char *path);
+
 /* Monotonic and wall-clock time in ns. */
 int64_t now_mono_ns(void);
 int64_t now_real_ns(void);
