@@ -43,6 +43,8 @@ TEST_LIB_OBJS := $(HOST_LIB_OBJS:$(BUILD)/host/%=$(BUILD)/san/%) \
 	$(BUILD)/san/harness/guest/procfs-parse.o
 
 .PHONY: all deps run check unit integration bench clean fuzz
+# Objects are not intermediates to delete: keep them for incremental builds.
+.SECONDARY:
 all: $(BUILD)/lrubench $(AGENT) $(WL_BINS) $(BUILD)/tools/extract-ikconfig
 
 deps:
