@@ -14,7 +14,9 @@
 #include "vm-qemu.h"
 
 #include <libgen.h>
+#include <signal.h>
 #include <sqlite3.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -23,6 +25,8 @@
 /* Boot to agent under TCG takes ~6 s here; leave room for a loaded machine. */
 #define HELLO_TIMEOUT_MS 120000
 #define SILENCE_MIN_MS 60000
+
+static volatile int interrupted;
 
 /* One distinct kernel of the campaign, shared by the variants naming it. */
 struct campaign_kernel {
@@ -128,7 +132,7 @@ static int kernels_resolve(struct campaign *c)
 }
 
 /* The text of /lrubench/run.conf for one run (PROTOCOL.md, section 1). */
-static char *run_conf(struct campaign *c, size_t vi, int64_t run_id, uint64_t seed)
+static char *run_conf(struct campaign *c, size_t vi, int64_t run_id, uint64_t seed, int ord)
 {
 	const struct plan *p = c->plan;
 	const struct plan_variant *v = &p->variants[vi];
@@ -136,6 +140,9 @@ static char *run_conf(struct campaign *c, size_t vi, int64_t run_id, uint64_t se
 	char *s = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&s, &len);
+	bool faulted = c->o->fault && (!c->o->fault_run || c->o->fault_run == ord + 1);
+	/* The oom fault is the host's: a memcg limit far below the workload's need. */
+	bool oom = faulted && !strncmp(c->o->fault, "oom", 3);
 
 	fprintf(f, "# lrubench %s: campaign %s, variant %s\n", LRUBENCH_VERSION, c->name, v->name);
 	fprintf(f, "run=%lld\n", (long long)run_id);
@@ -159,8 +166,17 @@ static char *run_conf(struct campaign *c, size_t vi, int64_t run_id, uint64_t se
 		const struct plan_memcg *m = &p->memcgs[i];
 
 		fprintf(f, "memcg=%s\n", m->name);
-		for (size_t j = 0; j < m->nfiles; j++)
-			fprintf(f, "memcg.%s.%s=%s\n", m->name, m->files[j].key, m->files[j].value);
+		for (size_t j = 0; j < m->nfiles; j++) {
+			const char *k = m->files[j].key;
+
+			if (oom && (!strcmp(k, "memory.max") || !strcmp(k, "memory.swap.max") ||
+				    !strcmp(k, "memory.high")))
+				continue;
+			fprintf(f, "memcg.%s.%s=%s\n", m->name, k, m->files[j].value);
+		}
+		if (oom)
+			fprintf(f, "memcg.%s.memory.max=%u\nmemcg.%s.memory.swap.max=0\n", m->name,
+				16u << 20, m->name);
 	}
 	for (size_t i = 0; i < p->nworkloads; i++) {
 		const struct plan_workload *w = &p->workloads[i];
@@ -179,7 +195,8 @@ static char *run_conf(struct campaign *c, size_t vi, int64_t run_id, uint64_t se
 			fprintf(f, "workload.%s.arg=--seed=%llu\n", w->name,
 				(unsigned long long)seed);
 	}
-	if (c->o->fault) {
+	/* A fault goes to every run, or only to the run in place fault_run (1-based). */
+	if (faulted && !oom) {
 		_cleanup_free_ char *kind = xstrdup(c->o->fault);
 		char *at = strchr(kind, '@');
 
@@ -249,8 +266,9 @@ static bool workload_failed(struct store *st, int64_t run_id, char *why, size_t 
 		const char *text = (const char *)sqlite3_column_text(q, 1);
 
 		if (workload_event_failed(kind, text ? text : "")) {
-			if (!failed)
-				snprintf(why, len, "%s: %s", kind, text);
+			/* An OOM kill says more than the SIGKILL it caused. */
+			if (!failed || !strcmp(kind, "oom"))
+				snprintf(why, len, "%s: %s", kind, text ? text : "");
 			failed = true;
 		}
 	}
@@ -264,14 +282,14 @@ static void prov(struct campaign *c, int64_t run_id, const char *k, const char *
 		log_warn("store: %s", store__errmsg(c->st));
 }
 
-static int run_one(struct campaign *c, size_t vi, int64_t run_id, int rep, uint64_t seed,
+static int run_one(struct campaign *c, size_t vi, int64_t run_id, int rep, uint64_t seed, int ord,
 		   struct run_outcome *out)
 {
 	const struct plan *p = c->plan;
 	const struct plan_variant *v = &p->variants[vi];
 	struct campaign_kernel *ck = &c->kernels[c->variant_kernel[vi]];
 	_cleanup_free_ char *dir = xasprintf("%s/run-%lld", c->dir, (long long)run_id);
-	_cleanup_free_ char *conf = run_conf(c, vi, run_id, seed);
+	_cleanup_free_ char *conf = run_conf(c, vi, run_id, seed, ord);
 	_cleanup_free_ char *initrd = xasprintf("%s/initrd.cpio", dir);
 	_cleanup_free_ char *cmdline = run_cmdline(c, ck->k);
 	_cleanup_free_ char *err = NULL, *console = NULL, *console_path = NULL;
@@ -331,6 +349,7 @@ static int run_one(struct campaign *c, size_t vi, int64_t run_id, int rep, uint6
 					      : (p->interval_ms * 10 > SILENCE_MIN_MS ? p->interval_ms * 10
 										     : SILENCE_MIN_MS),
 		.timeout_ms = c->o->timeout_ms ? c->o->timeout_ms : p->timeout_ms,
+		.interrupt = &interrupted,
 	};
 	r = ingest__new(c->st, run_id, &sink.in);
 	if (r < 0)
@@ -341,6 +360,7 @@ static int run_one(struct campaign *c, size_t vi, int64_t run_id, int rep, uint6
 		sink.raw = fopen(raw, "we");
 	}
 	store__run_start(c->st, run_id, now_real_ns());
+	store__commit(c->st); /* 'running' on disk: a resume after a crash knows */
 	log_info("run %lld: variant %s, repetition %d (%s, %s)", (long long)run_id, v->name, rep + 1,
 		 ck->accel, v->lru);
 	vm_run(&spec, run_data, &sink, &vm);
@@ -414,15 +434,189 @@ static void campaign_free(struct campaign *c)
 	store__close(c->st);
 }
 
+/* SIGINT/SIGTERM: stop the current guest, keep what it sent, leave a resumable store. */
+static void on_signal(int sig)
+{
+	interrupted = sig;
+}
+
+static void signals_install(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal }; /* no SA_RESTART: poll sees EINTR */
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+/* The options a campaign was started with, kept so --resume runs the rest the same way. */
+static const struct {
+	const char *key;
+	size_t off;
+} saved_opts[] = {
+	{ "opt.kernel", offsetof(struct campaign_opts, kernel) },
+	{ "opt.config", offsetof(struct campaign_opts, config) },
+	{ "opt.modules", offsetof(struct campaign_opts, modules) },
+	{ "opt.accel", offsetof(struct campaign_opts, accel) },
+	{ "opt.fault", offsetof(struct campaign_opts, fault) },
+};
+
+static int variant_index(struct campaign *c, int64_t variant_id)
+{
+	for (size_t i = 0; i < c->plan->nvariants; i++)
+		if (c->variant_id[i] == variant_id)
+			return (int)i;
+	return -1;
+}
+
+/* The next pending run in campaign order; 0 = none left. */
+static int next_pending(struct campaign *c, int64_t *id, int64_t *variant, int *rep,
+			uint64_t *seed, int *ord)
+{
+	sqlite3_stmt *q = NULL;
+	int rc;
+
+	if (sqlite3_prepare_v2(store__db(c->st),
+			       "SELECT id, variant_id, rep, seed, ord FROM run WHERE status = 'pending' "
+			       "ORDER BY ord LIMIT 1",
+			       -1, &q, NULL) != SQLITE_OK)
+		return -EIO;
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		*id = sqlite3_column_int64(q, 0);
+		*variant = sqlite3_column_int64(q, 1);
+		*rep = sqlite3_column_int(q, 2);
+		*seed = (uint64_t)sqlite3_column_int64(q, 3);
+		*ord = sqlite3_column_int(q, 4);
+	}
+	sqlite3_finalize(q);
+	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -EIO;
+}
+
+static int64_t query_int(struct campaign *c, const char *sql, int64_t a, int64_t b)
+{
+	sqlite3_stmt *q = NULL;
+	int64_t v = -1;
+
+	if (sqlite3_prepare_v2(store__db(c->st), sql, -1, &q, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(q, 1, a);
+	sqlite3_bind_int64(q, 2, b);
+	if (sqlite3_step(q) == SQLITE_ROW)
+		v = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	return v;
+}
+
+/*
+ * An infrastructure failure is not data: the same variant and repetition is
+ * queued again (a new run row, last in order) until retries are used up.
+ */
+static int retry_infra(struct campaign *c, int64_t run_id, int64_t variant, int rep,
+		       uint64_t seed)
+{
+	int64_t failures = query_int(c,
+				     "SELECT COUNT(*) FROM run WHERE variant_id = ?1 AND rep = ?2 "
+				     "AND status = 'failed-infra'",
+				     variant, rep);
+	int64_t last = query_int(c, "SELECT MAX(ord) FROM run WHERE ?1 = ?2", 0, 0);
+	int64_t retry;
+	char buf[32];
+	int r;
+
+	if (failures < 0 || last < 0)
+		return -EIO;
+	if (failures > c->plan->retries) {
+		log_warn("run %lld: infrastructure failure %lld, no retries left", (long long)run_id,
+			 (long long)failures);
+		return 0;
+	}
+	r = store__run_add(c->st, variant, rep, (int)last + 1, seed, &retry);
+	if (r < 0)
+		return r;
+	snprintf(buf, sizeof(buf), "%lld", (long long)run_id);
+	store__run_prov(c->st, retry, "retry_of", buf);
+	log_info("run %lld: infrastructure failure, retried as run %lld (%lld of %d retries)",
+		 (long long)run_id, (long long)retry, (long long)failures, c->plan->retries);
+	return 0;
+}
+
+static int campaign_execute(struct campaign *c, const char *db)
+{
+	_cleanup_free_ char *report_dir = NULL;
+	int64_t total = query_int(c, "SELECT COUNT(*) FROM run WHERE ?1 = ?2", 0, 0);
+	int64_t done = query_int(c, "SELECT COUNT(*) FROM run WHERE status <> 'pending' AND ?1 = ?2",
+				 0, 0);
+	int failed_runs = 0, r;
+
+	signals_install();
+	for (;;) {
+		int64_t run_id, variant;
+		uint64_t seed;
+		int rep, ord, vi;
+		struct run_outcome out;
+
+		r = next_pending(c, &run_id, &variant, &rep, &seed, &ord);
+		if (r <= 0)
+			break;
+		vi = variant_index(c, variant);
+		if (vi < 0) {
+			log_err("%s: run %lld names variant %lld, which the plan lacks", db,
+				(long long)run_id, (long long)variant);
+			return -EINVAL;
+		}
+		total = query_int(c, "SELECT COUNT(*) FROM run WHERE ?1 = ?2", 0, 0);
+		log_info("[%lld/%lld]", (long long)++done, (long long)total);
+		r = run_one(c, (size_t)vi, run_id, rep, seed, ord, &out);
+		if (r < 0) {
+			log_err("campaign stopped: the store failed (%s); %s keeps every run so far "
+				"(lrubench run --resume %s)",
+				store__errmsg(c->st), db, db);
+			return r;
+		}
+		if (interrupted) {
+			log_err("interrupted by signal %d: %s keeps every run so far; continue with "
+				"'lrubench run --resume %s'",
+				interrupted, db, db);
+			return -EINTR;
+		}
+		failed_runs += strcmp(out.status, RUN_COMPLETED) != 0;
+		if (!strcmp(out.status, RUN_FAILED_INFRA)) {
+			r = retry_infra(c, run_id, variant, rep, seed);
+			if (r < 0)
+				return r;
+		}
+		store__commit(c->st);
+	}
+	if (r < 0) {
+		log_err("%s: %s", db, store__errmsg(c->st));
+		return r;
+	}
+	store__commit(c->st);
+
+	/* The comparison on stdout, and a report directory. */
+	r = compare_print(c->st, stdout, NULL);
+	fflush(stdout);
+	if (r < 0)
+		log_err("compare: %s", strerror(-r));
+	report_dir = xasprintf("%s/%s", c->o->reports_dir, c->name);
+	r = report_write(c->st, db, report_dir);
+	if (r < 0)
+		log_err("report %s: %s", report_dir, strerror(-r));
+	else
+		log_info("report: %s/report.md", report_dir);
+	log_info("database: %s (%d runs failed in this invocation)", db, failed_runs);
+	return 0;
+}
+
 int campaign_run(struct plan *plan, const struct campaign_opts *o)
 {
 	struct campaign c = { .plan = plan, .o = o };
-	_cleanup_free_ char *db = NULL, *report_dir = NULL;
+	_cleanup_free_ char *db = NULL;
 	char stamp[32];
 	time_t now = time(NULL);
 	int reps = o->repetitions > 0 ? o->repetitions : plan->repetitions;
-	int order = 0, failed_runs = 0, r;
-	int64_t *run_ids = NULL;
+	int order = 0, r;
 	size_t nruns = 0;
 
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
@@ -433,6 +627,11 @@ int campaign_run(struct plan *plan, const struct campaign_opts *o)
 
 	mkdir_p(o->results_dir);
 	db = o->db_path ? xstrdup(o->db_path) : xasprintf("%s/%s.db", o->results_dir, c.name);
+	if (access(db, F_OK) == 0) {
+		log_err("%s exists: choose another --db, or continue it with --resume", db);
+		r = -EEXIST;
+		goto out;
+	}
 	c.dir = xasprintf("%s/%s", o->results_dir, c.name);
 	mkdir_p(c.dir);
 	r = store__open(db, &c.st);
@@ -457,6 +656,18 @@ int campaign_run(struct plan *plan, const struct campaign_opts *o)
 		store__meta_set(c.st, "created", buf);
 		snprintf(buf, sizeof(buf), "%d", reps);
 		store__meta_set(c.st, "repetitions", buf);
+		snprintf(buf, sizeof(buf), "%d", o->fault_run);
+		store__meta_set(c.st, "opt.fault_run", buf);
+		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)o->silence_timeout_ms);
+		store__meta_set(c.st, "opt.silence_ms", buf);
+		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)o->timeout_ms);
+		store__meta_set(c.st, "opt.timeout_ms", buf);
+		for (size_t i = 0; i < ARRAY_SIZE(saved_opts); i++) {
+			const char *v = *(const char *const *)((const char *)o + saved_opts[i].off);
+
+			if (v)
+				store__meta_set(c.st, saved_opts[i].key, v);
+		}
 	}
 	c.variant_id = xcalloc(plan->nvariants, sizeof(int64_t));
 	for (size_t i = 0; i < plan->nvariants; i++) {
@@ -482,9 +693,10 @@ int campaign_run(struct plan *plan, const struct campaign_opts *o)
 	/* Interleave: every variant once per repetition, A B A B. */
 	for (int rep = 0; rep < reps; rep++) {
 		for (size_t i = 0; i < plan->nvariants; i++) {
-			run_ids = xrealloc(run_ids, nruns + 1, sizeof(*run_ids));
+			int64_t id;
+
 			r = store__run_add(c.st, c.variant_id[i], rep, order++,
-					   plan->seed + (uint64_t)rep, &run_ids[nruns]);
+					   plan->seed + (uint64_t)rep, &id);
 			if (r < 0) {
 				log_err("%s: %s", db, store__errmsg(c.st));
 				goto out;
@@ -495,37 +707,101 @@ int campaign_run(struct plan *plan, const struct campaign_opts *o)
 	store__commit(c.st);
 	log_info("campaign %s: %zu runs (%zu variants x %d repetitions), store %s", c.name, nruns,
 		 plan->nvariants, reps, db);
-	for (size_t i = 0; i < nruns; i++) {
-		size_t vi = i % plan->nvariants;
-		int rep = (int)(i / plan->nvariants);
-		struct run_outcome out;
+	r = campaign_execute(&c, db);
+out:
+	campaign_free(&c);
+	return r == -EINTR ? 130 : r < 0 ? 2 : 0;
+}
 
-		log_info("[%zu/%zu]", i + 1, nruns);
-		r = run_one(&c, vi, run_ids[i], rep, plan->seed + (uint64_t)rep, &out);
-		if (r < 0) {
-			log_err("campaign stopped: the store failed (%s); %s keeps every run so far",
-				store__errmsg(c.st), db);
+int campaign_resume(const char *db, const struct campaign_opts *opts)
+{
+	struct campaign_opts o = *opts;
+	struct campaign c = { .o = &o };
+	_cleanup_(plan__freep) struct plan *plan = NULL;
+	_cleanup_free_ char *text = NULL, *path = NULL, *err = NULL;
+	char *saved[ARRAY_SIZE(saved_opts)] = { 0 };
+	sqlite3_stmt *q = NULL;
+	int r;
+
+	if (access(db, R_OK | W_OK) < 0) {
+		log_err("--resume %s: %s", db, strerror(errno));
+		return 2;
+	}
+	r = store__open(db, &c.st);
+	if (r < 0 || store__meta_get(c.st, "plan.text", &text) < 0 ||
+	    store__meta_get(c.st, "plan.path", &path) < 0 ||
+	    store__meta_get(c.st, "campaign", &c.name) < 0) {
+		log_err("--resume %s: not a campaign database", db);
+		store__close(c.st);
+		return 2;
+	}
+	if (plan__parse(path, text, &plan, &err) < 0) {
+		log_err("--resume %s: its plan no longer parses: %s", db, err);
+		store__close(c.st);
+		return 2;
+	}
+	c.plan = plan;
+	for (size_t i = 0; i < ARRAY_SIZE(saved_opts); i++) {
+		const char **dst = (const char **)((char *)&o + saved_opts[i].off);
+
+		if (store__meta_get(c.st, saved_opts[i].key, &saved[i]) == 0)
+			*dst = saved[i];
+	}
+	{
+		_cleanup_free_ char *fr = NULL, *sl = NULL, *to = NULL;
+		int64_t v;
+
+		if (store__meta_get(c.st, "opt.fault_run", &fr) == 0 && parse_i64(fr, &v) == 0)
+			o.fault_run = (int)v;
+		if (store__meta_get(c.st, "opt.silence_ms", &sl) == 0 && parse_i64(sl, &v) == 0)
+			o.silence_timeout_ms = (uint64_t)v;
+		if (store__meta_get(c.st, "opt.timeout_ms", &to) == 0 && parse_i64(to, &v) == 0)
+			o.timeout_ms = (uint64_t)v;
+	}
+	c.dir = xasprintf("%s/%s", o.results_dir, c.name);
+	mkdir_p(c.dir);
+	r = kernels_resolve(&c);
+	if (r < 0)
+		goto out;
+	c.variant_id = xcalloc(plan->nvariants, sizeof(int64_t));
+	for (size_t i = 0; i < plan->nvariants; i++) {
+		c.variant_id[i] = -1;
+		if (sqlite3_prepare_v2(store__db(c.st), "SELECT id FROM variant WHERE name = ?", -1,
+				       &q, NULL) != SQLITE_OK) {
+			r = -EIO;
 			goto out;
 		}
-		failed_runs += strcmp(out.status, RUN_COMPLETED) != 0;
+		sqlite3_bind_text(q, 1, plan->variants[i].name, -1, SQLITE_STATIC);
+		if (sqlite3_step(q) == SQLITE_ROW)
+			c.variant_id[i] = sqlite3_column_int64(q, 0);
+		sqlite3_finalize(q);
 	}
-	store__commit(c.st);
+	/* A run left 'running' was cut off with the host: an infrastructure failure. */
+	if (sqlite3_prepare_v2(store__db(c.st),
+			       "SELECT id, variant_id, rep, seed FROM run WHERE status = 'running'", -1,
+			       &q, NULL) != SQLITE_OK) {
+		r = -EIO;
+		goto out;
+	}
+	while (sqlite3_step(q) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(q, 0);
 
-	/* The comparison on stdout, and a report directory. */
-	r = compare_print(c.st, stdout, NULL);
-	fflush(stdout);
-	if (r < 0)
-		log_err("compare: %s", strerror(-r));
-	report_dir = xasprintf("%s/%s", o->reports_dir, c.name);
-	r = report_write(c.st, db, report_dir);
-	if (r < 0)
-		log_err("report %s: %s", report_dir, strerror(-r));
-	else
-		log_info("report: %s/report.md", report_dir);
-	log_info("database: %s (%d of %zu runs failed)", db, failed_runs, nruns);
-	r = 0;
+		store__run_finish(c.st, id, RUN_FAILED_INFRA,
+				  "lrubench stopped during the run (resumed later)", now_real_ns());
+		r = retry_infra(&c, id, sqlite3_column_int64(q, 1), sqlite3_column_int(q, 2),
+				(uint64_t)sqlite3_column_int64(q, 3));
+		if (r < 0)
+			break;
+	}
+	sqlite3_finalize(q);
+	store__commit(c.st);
+	log_info("resuming campaign %s: %lld runs left", c.name,
+		 (long long)query_int(&c, "SELECT COUNT(*) FROM run WHERE status = 'pending' "
+					  "AND ?1 = ?2", 0, 0));
+	r = campaign_execute(&c, db);
 out:
-	free(run_ids);
 	campaign_free(&c);
-	return r < 0 ? 2 : 0;
+	for (size_t i = 0; i < ARRAY_SIZE(saved); i++)
+		free(saved[i]);
+	return r == -EINTR ? 130 : r < 0 ? 2 : 0;
 }

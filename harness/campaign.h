@@ -23,11 +23,17 @@ struct campaign_opts {
 	const char *kernel_cache; /* kernels/cache */
 	int repetitions;	/* overrides the plan when > 0 */
 	const char *fault;	/* fault injection for tests: KIND[@MS] */
+	int fault_run;		/* only the run in this place of the order (1-based); 0 = all */
 	uint64_t silence_timeout_ms; /* overrides the default channel silence limit */
 	uint64_t timeout_ms;	/* overrides the plan's per-run timeout */
 };
 
-/* Exit codes: 0 all runs completed, 2 error; failed runs are data (exit 0). */
+/*
+ * Exit codes: 0 the campaign ran (failed runs are data, listed in the
+ * report), 2 error, 130 interrupted (the database is resumable).
+ */
 int campaign_run(struct plan *plan, const struct campaign_opts *o);
+/* Continue an interrupted campaign: only runs not yet done, with its plan and options. */
+int campaign_resume(const char *db, const struct campaign_opts *o);
 
 #endif

@@ -111,6 +111,8 @@ void classify_run(const struct vm_result *vm, const struct ingest_stats *st,
 #define OUT(s, ...) (ret->status = (s), snprintf(ret->reason, sizeof(ret->reason), __VA_ARGS__))
 	if (vm->end == VM_START_FAILED) {
 		OUT(RUN_FAILED_INFRA, "QEMU could not start: %s", vm->error ? vm->error : "?");
+	} else if (vm->end == VM_INTERRUPTED) {
+		OUT(RUN_FAILED_INFRA, "interrupted: lrubench was asked to stop");
 	} else if (con->panic) {
 		OUT(RUN_FAILED_KERNEL, "%s", con->panic_line);
 	} else if (vm->end == VM_HELLO_TIMEOUT) {

@@ -20,7 +20,9 @@ static void usage(FILE *f)
 		"  --db FILE            the campaign database (default results/NAME-TIME.db)\n"
 		"  --timeout DURATION   per-run limit (overrides the plan)\n"
 		"  --silence DURATION   kill a guest whose channel is silent this long\n"
-		"  --fault KIND[@MS]    inject a fault in the guest (tests): panic, hang, crash, garbage\n",
+		"  --fault KIND[@MS]    inject a fault in the guest (tests): panic, hang, crash, garbage\n"
+		"  --fault-run N        only in the N-th run of the campaign (default: every run)\n"
+		"  --resume DB          continue an interrupted campaign: only the runs not done\n",
 		path_default_plan());
 }
 
@@ -36,6 +38,8 @@ int cmd_run(int argc, char **argv)
 		{ "timeout", required_argument, NULL, 't' },
 		{ "silence", required_argument, NULL, 's' },
 		{ "fault", required_argument, NULL, 'f' },
+		{ "fault-run", required_argument, NULL, 'F' },
+		{ "resume", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
@@ -48,7 +52,7 @@ int cmd_run(int argc, char **argv)
 	};
 	_cleanup_(plan__freep) struct plan *plan = NULL;
 	_cleanup_free_ char *err = NULL;
-	const char *plan_path;
+	const char *plan_path, *resume = NULL;
 	int c, idx = 0;
 
 	while ((c = getopt_long(argc, argv, "h", longopts, &idx)) != -1) {
@@ -90,7 +94,22 @@ int cmd_run(int argc, char **argv)
 			}
 			break;
 		case 'f':
+			if (!*optarg || strspn(optarg, "abcdefghijklmnopqrstuvwxyz@0123456789") !=
+						strlen(optarg)) {
+				log_err("--fault: bad value '%s' (KIND or KIND@MS)", optarg);
+				return 2;
+			}
 			o.fault = optarg;
+			break;
+		case 'F':
+			if (parse_i64(optarg, &n) < 0 || n < 1 || n > 100000) {
+				log_err("--fault-run: bad value '%s' (a run's place, from 1)", optarg);
+				return 2;
+			}
+			o.fault_run = (int)n;
+			break;
+		case 'R':
+			resume = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -100,10 +119,12 @@ int cmd_run(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (argc - optind > 1) {
+	if (argc - optind > 1 || (resume && argc - optind > 0)) {
 		usage(stderr);
 		return 2;
 	}
+	if (resume)
+		return campaign_resume(resume, &o);
 	plan_path = optind < argc ? argv[optind] : path_default_plan();
 	if (plan__load(plan_path, &plan, &err) < 0) {
 		log_err("%s", err);

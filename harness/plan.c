@@ -117,6 +117,8 @@ static int campaign_key(struct parser *ps, const char *k, const char *v)
 		p->repetitions = reps;
 		return r;
 	}
+	if (!strcmp(k, "retries"))
+		return set_int(ps, &p->retries, k, v, 0, 10);
 	if (!strcmp(k, "seed"))
 		return parse_u64(v, &p->seed) < 0 ? fail(ps, "bad seed '%s'", v) : 0;
 	if (!strcmp(k, "interval")) {
@@ -431,7 +433,7 @@ int plan__parse(const char *path, const char *text, struct plan **ret, char **re
 
 	*p = (struct plan){
 		.path = xstrdup(path), .text = xstrdup(text), .name = xstrdup("campaign"),
-		.repetitions = 2, .seed = 1, .interval_ms = 1000, .timeout_ms = 600000,
+		.repetitions = 2, .retries = 1, .seed = 1, .interval_ms = 1000, .timeout_ms = 600000,
 		.mem_bytes = 1ull << 30, .cpus = 2, .swap = xstrdup("zram"),
 		.swap_bytes = 1ull << 30, .thp = xstrdup("never"), .cmdline = xstrdup(""),
 	};

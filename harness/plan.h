@@ -2,7 +2,7 @@
 /*
  * Plans: INI files in the spirit of fio job files (the files in workloads/plans/).
  *
- *   [campaign]        name, repetitions, seed, interval, timeout, baseline
+ *   [campaign]        name, repetitions, seed, interval, timeout, baseline, retries
  *   [guest]           memory, cpus, swap, swap_size, zram_comp, thp, cmdline
  *   [variant NAME]    kernel, lru, min_ttl_ms, sysctl.<path>, config, modules
  *   [memcg NAME]      any memory.* control file, e.g. memory.max = 256M
@@ -56,6 +56,7 @@ struct plan {
 	char *text; /* the whole file, kept for provenance */
 	char *name;
 	int repetitions;
+	int retries; /* re-runs of a run whose infrastructure failed */
 	uint64_t seed;
 	uint64_t interval_ms;
 	uint64_t timeout_ms;

@@ -24,6 +24,7 @@ const char *vm_end_name(enum vm_end end)
 		[VM_TIMEOUT] = "timeout",
 		[VM_ABORTED] = "aborted",
 		[VM_START_FAILED] = "start-failed",
+		[VM_INTERRUPTED] = "interrupted",
 	};
 	return end < ARRAY_SIZE(names) ? names[end] : "?";
 }
@@ -192,6 +193,10 @@ int vm_run(const struct vm_spec *s, vm_data_fn on_data, void *ctx, struct vm_res
 		int64_t now = now_mono_ns(), wait_ms = INT64_MAX;
 		int n;
 
+		if (s->interrupt && *s->interrupt) {
+			res->end = VM_INTERRUPTED;
+			break;
+		}
 		if (!exited) {
 			int64_t silence_deadline = 0;
 

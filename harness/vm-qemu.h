@@ -24,6 +24,8 @@ struct vm_spec {
 	uint64_t hello_timeout_ms;   /* boot to the agent's first byte; 0 = none */
 	uint64_t silence_timeout_ms; /* no byte on the channel for this long; 0 = none */
 	uint64_t timeout_ms;	     /* the whole run; 0 = none */
+	/* Set asynchronously (a signal handler) to stop the run; may be NULL. */
+	const volatile int *interrupt;
 };
 
 enum vm_end {
@@ -33,6 +35,7 @@ enum vm_end {
 	VM_TIMEOUT,	   /* the whole-run timeout */
 	VM_ABORTED,	   /* the data callback asked to stop */
 	VM_START_FAILED,   /* QEMU could not be started */
+	VM_INTERRUPTED,	   /* the host was asked to stop (SIGINT, SIGTERM) */
 };
 
 struct vm_result {

@@ -122,7 +122,91 @@ test_garbage() {
 	fi
 }
 
-tests=${LRUBENCH_TESTS:-"refuse slice hang garbage"}
+# --- injected faults: classified, samples kept, the next run completes -----
+# Two runs of one variant; the fault hits only the first.
+fault_campaign() { # NAME KIND[@MS] [extra args]
+	local name=$1 fault=$2; shift 2
+	$lrb run harness/tests/plans/one.ini --reps 2 --db "$tmp/$name.db" --fault "$fault" \
+		--fault-run 1 "$@" > /dev/null 2> "$tmp/$name.err"
+}
+
+check_fault() { # NAME STATUS REASON_GLOB MIN_SAMPLES
+	local name=$1 want=$2 glob=$3 min=$4 db=$tmp/$1.db
+	local first; first=$(q "$db" "SELECT status || '|' || reason FROM run ORDER BY ord LIMIT 1")
+	local ns; ns=$(q "$db" "SELECT COUNT(*) FROM sample WHERE run_id = (SELECT id FROM run ORDER BY ord LIMIT 1)")
+	local last; last=$(q "$db" "SELECT status FROM run ORDER BY ord DESC LIMIT 1")
+	# shellcheck disable=SC2053
+	if [[ ${first%%|*} == "$want" && ${first#*|} == $glob && $ns -ge $min && $last == completed ]]; then
+		ok "$name: $first; $ns samples kept; the next run completed"
+	else
+		bad "$name" "first run '$first' with $ns samples, last run '$last': $(tail -3 "$tmp/$name.err")"
+	fi
+}
+
+test_panic() {
+	fault_campaign panic panic@4000
+	check_fault panic failed-kernel "*Kernel panic - not syncing: sysrq triggered crash*" 3
+	local ev; ev=$(q "$tmp/panic.db" "SELECT COUNT(*) FROM event WHERE kind='kernel' AND text LIKE '%Kernel panic%'")
+	((ev >= 1)) || bad panic "the panic is not an event on the run"
+}
+
+test_crash() {
+	fault_campaign crash crash@4000
+	check_fault crash failed-kernel "*Attempted to kill init*" 3
+}
+
+test_oom() {
+	fault_campaign oom oom
+	check_fault oom failed-workload "oom: anon memcg wl oom_kill *" 1
+}
+
+# QEMU killed from outside: an infrastructure failure, retried, never averaged.
+test_qemu_killed() {
+	local db=$tmp/qkill.db
+	local LRUBENCH_RESULTS=$tmp/results-qkill; export LRUBENCH_RESULTS
+	$lrb run harness/tests/plans/one.ini --reps 1 --db "$db" > /dev/null 2> "$tmp/qkill.err" &
+	local pid=$! n=0
+	until grep -q '^v vmstat' "$LRUBENCH_RESULTS"/one-*/run-1/stream.raw 2> /dev/null || ((n++ > 600)); do sleep 0.2; done
+	sleep 3
+	pkill -KILL -f "$LRUBENCH_RESULTS/one-.*/run-1/" || true
+	wait $pid
+	local first; first=$(q "$db" "SELECT status || '|' || reason FROM run WHERE id = 1")
+	local retry; retry=$(q "$db" "SELECT r.status FROM run r JOIN run_prov p ON p.run_id = r.id AND p.key = 'retry_of' AND p.value = '1'")
+	local ns; ns=$(q "$db" "SELECT COUNT(*) FROM sample WHERE run_id = 1")
+	local n_used; n_used=$($lrb compare "$db" | grep -E '^anon:throughput' | grep -c 'n=1')
+	if [[ $first == "failed-infra|QEMU died (signal 9)" && $retry == completed && $ns -ge 1 && $n_used == 1 ]]; then
+		ok "qemu-killed: $first, $ns samples kept, retried and completed, averaged over n=1"
+	else
+		bad qemu-killed "first '$first' ($ns samples), retry '$retry', compare n=1 rows: $n_used"
+	fi
+}
+
+# lrubench itself killed mid-campaign: the store survives, QEMU dies with it, resume finishes.
+test_lrubench_killed() {
+	local db=$tmp/kill.db
+	local LRUBENCH_RESULTS=$tmp/results-kill; export LRUBENCH_RESULTS
+	$lrb run harness/tests/plans/one.ini --reps 2 --db "$db" > /dev/null 2> "$tmp/kill.err" &
+	local pid=$! n=0
+	until grep -q 'run 2: variant' "$tmp/kill.err" || ((n++ > 1500)); do sleep 0.2; done
+	sleep 4
+	kill -KILL $pid; wait $pid 2> /dev/null
+	sleep 1
+	local ic; ic=$(q "$db" "PRAGMA integrity_check")
+	local orphans; orphans=$(pgrep -f "$LRUBENCH_RESULTS/one-" | wc -l)
+	local first_start; first_start=$(q "$db" "SELECT started_ns FROM run WHERE id = 1")
+	if ! $lrb run --resume "$db" > /dev/null 2> "$tmp/resume.err"; then
+		bad lrubench-killed "resume failed: $(tail -3 "$tmp/resume.err")"; return
+	fi
+	local st; st=$(q "$db" "SELECT group_concat(status, ' ') FROM (SELECT status FROM run ORDER BY ord)")
+	local again; again=$(q "$db" "SELECT started_ns FROM run WHERE id = 1")
+	if [[ $ic == ok && $orphans == 0 && $st == "completed failed-infra completed" && $again == "$first_start" ]]; then
+		ok "lrubench-killed: integrity_check ok, no QEMU left, resumed: $st, run 1 not run again"
+	else
+		bad lrubench-killed "integrity '$ic', orphan QEMUs $orphans, runs '$st', run 1 start $first_start -> $again"
+	fi
+}
+
+tests=${LRUBENCH_TESTS:-"refuse slice hang garbage panic crash oom qemu_killed lrubench_killed"}
 for t in $tests; do
 	echo "== $t" >&2
 	"test_$t"
