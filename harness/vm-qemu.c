@@ -36,8 +36,27 @@ static void argv_push(char ***argv, size_t *n, char *s)
 	(*argv)[*n] = NULL;
 }
 
+/* QEMU's option syntax splits on commas; a literal comma is written twice. */
+static char *qemu_opt_escape(const char *v)
+{
+	size_t n = strlen(v) + 1;
+	char *out, *p;
+
+	for (const char *c = v; *c; c++)
+		n += *c == ',';
+	out = p = xcalloc(1, n);
+	for (const char *c = v; *c; c++) {
+		*p++ = *c;
+		if (*c == ',')
+			*p++ = ',';
+	}
+	return out;
+}
+
 char **vm_argv(const struct vm_spec *s, const char *sock_path, const char *console_path)
 {
+	_cleanup_free_ char *con_esc = qemu_opt_escape(console_path);
+	_cleanup_free_ char *sock_esc = qemu_opt_escape(sock_path);
 	char **argv = NULL;
 	size_t n = 0;
 	bool kvm = !strcmp(s->accel, "kvm");
@@ -64,14 +83,14 @@ char **vm_argv(const struct vm_spec *s, const char *sock_path, const char *conso
 	argv_push(&argv, &n, xstrdup(s->cmdline));
 	/* Console: the first serial port, to a file kept per run. */
 	argv_push(&argv, &n, xstrdup("-chardev"));
-	argv_push(&argv, &n, xasprintf("file,id=con0,path=%s", console_path));
+	argv_push(&argv, &n, xasprintf("file,id=con0,path=%s", con_esc));
 	argv_push(&argv, &n, xstrdup("-serial"));
 	argv_push(&argv, &n, xstrdup("chardev:con0"));
 	/* The agent's channel: a virtio-serial port named lrubench.0 on our socket. */
 	argv_push(&argv, &n, xstrdup("-device"));
 	argv_push(&argv, &n, xstrdup("virtio-serial-pci,id=vser0"));
 	argv_push(&argv, &n, xstrdup("-chardev"));
-	argv_push(&argv, &n, xasprintf("socket,id=chan0,path=%s", sock_path));
+	argv_push(&argv, &n, xasprintf("socket,id=chan0,path=%s", sock_esc));
 	argv_push(&argv, &n, xstrdup("-device"));
 	argv_push(&argv, &n, xstrdup("virtserialport,bus=vser0.0,chardev=chan0,name=lrubench.0"));
 	return argv;
@@ -114,6 +133,18 @@ static int listen_unix(const char *path)
 	return fd;
 }
 
+/* The channel's private directory and its socket go on every way out. */
+static void sock_dir_removep(char **dir)
+{
+	if (*dir) {
+		_cleanup_free_ char *sock = xasprintf("%s/chan.sock", *dir);
+
+		unlink(sock);
+		rmdir(*dir);
+		free(*dir);
+	}
+}
+
 static int64_t deadline_left_ms(int64_t deadline_ns, int64_t now)
 {
 	if (!deadline_ns)
@@ -123,6 +154,7 @@ static int64_t deadline_left_ms(int64_t deadline_ns, int64_t now)
 
 int vm_run(const struct vm_spec *s, vm_data_fn on_data, void *ctx, struct vm_result *res)
 {
+	_cleanup_(sock_dir_removep) char *sock_dir = NULL;
 	_cleanup_free_ char *sock_path = NULL, *console = NULL, *qlog = NULL;
 	_cleanup_close_ int lfd = -1, cfd = -1, pidfd = -1;
 	char **argv = NULL;
@@ -134,8 +166,15 @@ int vm_run(const struct vm_spec *s, vm_data_fn on_data, void *ctx, struct vm_res
 
 	memset(res, 0, sizeof(*res));
 	res->first_byte_ns = -1;
-	/* A short path: sun_path holds 108 bytes and run dirs can be deep. */
-	sock_path = xasprintf("%s/chan.sock", s->run_dir);
+	/* A short private path: sun_path holds 108 bytes and run dirs can be deep. */
+	sock_dir = xstrdup("/tmp/lrubench-chan-XXXXXX");
+	if (!mkdtemp(sock_dir)) {
+		res->end = VM_START_FAILED;
+		res->error = xasprintf("mkdtemp %s: %s", sock_dir, strerror(errno));
+		free(TAKE_PTR(sock_dir));
+		return -errno;
+	}
+	sock_path = xasprintf("%s/chan.sock", sock_dir);
 	console = xasprintf("%s/console.log", s->run_dir);
 	qlog = xasprintf("%s/qemu.log", s->run_dir);
 	argv = vm_argv(s, sock_path, console);
@@ -298,7 +337,6 @@ int vm_run(const struct vm_spec *s, vm_data_fn on_data, void *ctx, struct vm_res
 		res->error = xasprintf("QEMU %s %d: %s", res->signal ? "killed by signal" : "exited with status",
 				       res->signal ? res->signal : res->exit_code, tail);
 	}
-	unlink(sock_path);
 	return 0;
 }
 
