@@ -5,6 +5,7 @@
 #   make bench   benchmarks that print figures
 #   make clean   remove build outputs (keeps results/, reports/ and the kernel cache)
 
+SHELL     := /bin/bash
 BUILD     ?= build
 CC        ?= gcc
 PLAN      ?= workloads/plans/default.ini
@@ -105,6 +106,29 @@ $(BUILD)/bench-ingest: $(BUILD)/host/harness/tests/bench-ingest.o $(HOST_LIB_OBJ
 
 bench: deps all $(BUILD)/bench-ingest
 	harness/tests/bench.sh $(BUILD)
+
+# Fuzzing (libFuzzer, clang): each target runs FUZZ_SECONDS on its committed seed
+# corpus (harness/tests/fuzz/NAME/), new inputs kept in build/fuzz/NAME/.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := stream plan
+FUZZ_SRCS_stream := harness/stream.c harness/common/util.c
+FUZZ_SRCS_plan := harness/plan.c workloads/catalogue.c harness/common/util.c
+FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iharness/common \
+	-Iharness -Iworkloads
+
+$(BUILD)/fuzz/fuzz-%: harness/tests/fuzz-%.c $(FUZZ_SRCS_stream) $(FUZZ_SRCS_plan)
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_SRCS_$*) -lm
+
+fuzz: deps $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz-%)
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(BUILD)/fuzz/$$t; \
+		echo "== fuzz $$t for $(FUZZ_SECONDS) s"; \
+		$(BUILD)/fuzz/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+			-print_final_stats=1 $(BUILD)/fuzz/$$t harness/tests/fuzz/$$t 2>&1 | \
+			grep -E '^(stat::number_of_executed_units|==[0-9]+==|SUMMARY)' ; \
+		test $${PIPESTATUS[0]} -eq 0; \
+	done
 
 clean:
 	rm -rf $(BUILD)
