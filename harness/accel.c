@@ -103,6 +103,8 @@ int accel_choose(const char *want, const struct kernel *k, const struct guest_im
 	};
 	vm_run(&spec, probe_data, NULL, &res);
 	ok = res.first_byte_ns >= 0;
+	if (res.error) /* QEMU's first complaint is enough here */
+		res.error[strcspn(res.error, "\n")] = '\0';
 	*ret_accel = xstrdup(ok ? "kvm" : "tcg");
 	if (ok)
 		*ret_why = xasprintf("KVM guest reached the agent in %.1f s",

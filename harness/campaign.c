@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysinfo.h>
 #include <sys/utsname.h>
 #include <time.h>
 
@@ -581,6 +582,13 @@ static int campaign_execute(struct campaign *c, const char *db)
 			return -EINTR;
 		}
 		failed_runs += strcmp(out.status, RUN_COMPLETED) != 0;
+		if (out.host_trouble) {
+			store__commit(c->st);
+			log_err("campaign stopped: %s; %s keeps every run so far (lrubench run "
+				"--resume %s once the host can)",
+				out.reason, db, db);
+			return -ENOMEM;
+		}
 		if (!strcmp(out.status, RUN_FAILED_INFRA)) {
 			r = retry_infra(c, run_id, variant, rep, seed);
 			if (r < 0)
@@ -625,6 +633,17 @@ int campaign_run(struct plan *plan, const struct campaign_opts *o)
 	if (r < 0)
 		goto out;
 
+	{
+		struct sysinfo si;
+
+		if (sysinfo(&si) == 0 && plan->mem_bytes > (uint64_t)si.totalram * si.mem_unit) {
+			log_err("%s: guest memory %llu MiB is more than this host has (%llu MiB)",
+				plan->path, (unsigned long long)(plan->mem_bytes >> 20),
+				(unsigned long long)(((uint64_t)si.totalram * si.mem_unit) >> 20));
+			r = -ENOMEM;
+			goto out;
+		}
+	}
 	mkdir_p(o->results_dir);
 	db = o->db_path ? xstrdup(o->db_path) : xasprintf("%s/%s.db", o->results_dir, c.name);
 	if (access(db, F_OK) == 0) {

@@ -109,7 +109,11 @@ void classify_run(const struct vm_result *vm, const struct ingest_stats *st,
 	const char *what = NULL;
 
 #define OUT(s, ...) (ret->status = (s), snprintf(ret->reason, sizeof(ret->reason), __VA_ARGS__))
-	if (vm->end == VM_START_FAILED) {
+	ret->host_trouble = false;
+	if (vm->error && strstr(vm->error, "cannot set up guest memory")) {
+		OUT(RUN_FAILED_INFRA, "the host cannot give the guest its memory: %s", vm->error);
+		ret->host_trouble = true;
+	} else if (vm->end == VM_START_FAILED) {
 		OUT(RUN_FAILED_INFRA, "QEMU could not start: %s", vm->error ? vm->error : "?");
 	} else if (vm->end == VM_INTERRUPTED) {
 		OUT(RUN_FAILED_INFRA, "interrupted: lrubench was asked to stop");

@@ -39,6 +39,7 @@ bool workload_event_failed(const char *kind, const char *text);
 struct run_outcome {
 	const char *status; /* RUN_* from store.h */
 	char reason[256];
+	bool host_trouble;  /* the host cannot run guests now: stop the campaign */
 };
 
 /*

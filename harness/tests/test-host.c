@@ -138,6 +138,17 @@ static void test_classify(void **state)
 	assert_string_equal(out.status, RUN_FAILED_INFRA);
 	assert_string_equal(out.reason, "channel silent with no kernel message: killed after 61 s");
 
+	vm.end = VM_EXITED;
+	vm.signal = 0;
+	vm.exit_code = 1;
+	vm.error = (char *)"QEMU exited with status 1: qemu-system-x86_64: cannot set up guest "
+			   "memory 'pc.ram': Cannot allocate memory";
+	classify_run(&vm, &st, &con, false, "", &out);
+	assert_string_equal(out.status, RUN_FAILED_INFRA);
+	assert_true(out.host_trouble);
+	vm.error = NULL;
+	vm.exit_code = 0;
+
 	con.panic = true;
 	strcpy(con.panic_line, "Kernel panic - not syncing: sysrq triggered crash");
 	vm.end = VM_EXITED;
