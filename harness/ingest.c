@@ -150,13 +150,22 @@ static int on_sample_end(void *ctx, int64_t seq, bool ended, int64_t count, uint
 {
 	struct ingest *in = ctx;
 	bool complete = ended && count >= 0 && (uint64_t)count == received && !in->lost;
+	int r;
 
 	in->lost = 0;
 	if (complete)
 		in->stats.samples++;
 	else
 		in->stats.incomplete++;
-	return stored(in, store__sample_end(in->st, in->run_id, seq, complete), false, "sample");
+	r = stored(in, store__sample_end(in->st, in->run_id, seq, complete), false, "sample");
+	if (r < 0)
+		return r;
+	/*
+	 * Each sample is committed as it ends: what reached the host survives
+	 * a crash, and the write lock is held for one sample only, so guests
+	 * run in parallel (-j) share one database without waiting on each other.
+	 */
+	return stored(in, store__commit(in->st), false, "commit");
 }
 
 static int on_result(void *ctx, const struct stream_result *res)
