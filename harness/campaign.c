@@ -15,6 +15,8 @@
 
 #include <libgen.h>
 #include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <sqlite3.h>
 #include <stddef.h>
 #include <string.h>
@@ -47,6 +49,7 @@ struct campaign {
 	size_t nkernels;
 	size_t *variant_kernel; /* variant index -> kernels index */
 	int64_t *variant_id;
+	bool quiet; /* a worker: the scheduler already said what the kernels are */
 };
 
 static int kernels_resolve(struct campaign *c)
@@ -126,7 +129,8 @@ static int kernels_resolve(struct campaign *c)
 			log_err("--accel %s: expected auto, kvm or tcg", c->o->accel);
 			return r;
 		}
-		log_info("kernel %s (%s): accel %s: %s", ck->k->release, ck->k->sha256, ck->accel,
+		if (!c->quiet)
+			log_info("kernel %s (%s): accel %s: %s", ck->k->release, ck->k->sha256, ck->accel,
 			 ck->accel_why);
 	}
 	return 0;
@@ -511,10 +515,11 @@ static int64_t query_int(struct campaign *c, const char *sql, int64_t a, int64_t
 
 /*
  * An infrastructure failure is not data: the same variant and repetition is
- * queued again (a new run row, last in order) until retries are used up.
+ * queued again (a new run row, last in order) until retries are used up, or
+ * regardless of them (budget false) when the host, not the guest, cut it short.
  */
 static int retry_infra(struct campaign *c, int64_t run_id, int64_t variant, int rep,
-		       uint64_t seed)
+		       uint64_t seed, bool budget)
 {
 	int64_t failures = query_int(c,
 				     "SELECT COUNT(*) FROM run WHERE variant_id = ?1 AND rep = ?2 "
@@ -527,7 +532,7 @@ static int retry_infra(struct campaign *c, int64_t run_id, int64_t variant, int 
 
 	if (failures < 0 || last < 0)
 		return -EIO;
-	if (failures > c->plan->retries) {
+	if (budget && failures > c->plan->retries) {
 		log_warn("run %lld: infrastructure failure %lld, no retries left", (long long)run_id,
 			 (long long)failures);
 		return 0;
@@ -537,69 +542,235 @@ static int retry_infra(struct campaign *c, int64_t run_id, int64_t variant, int 
 		return r;
 	snprintf(buf, sizeof(buf), "%lld", (long long)run_id);
 	store__run_prov(c->st, retry, "retry_of", buf);
-	log_info("run %lld: infrastructure failure, retried as run %lld (%lld of %d retries)",
-		 (long long)run_id, (long long)retry, (long long)failures, c->plan->retries);
+	if (budget)
+		log_info("run %lld: infrastructure failure, retried as run %lld (%lld of %d "
+			 "retries)", (long long)run_id, (long long)retry, (long long)failures,
+			 c->plan->retries);
+	else
+		log_info("run %lld: cut short by the host, queued again as run %lld",
+			 (long long)run_id, (long long)retry);
 	return 0;
+}
+
+/* How many guests at once when not asked: what cores and memory allow. */
+static int jobs_auto(const struct plan *p)
+{
+	struct sysinfo si;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	uint64_t avail, guest = p->mem_bytes + (256ull << 20); /* QEMU's own overhead */
+	long by_cpu, by_mem;
+
+	if (sysinfo(&si) < 0)
+		return 1;
+	avail = ((uint64_t)si.freeram + si.bufferram) * si.mem_unit;
+	by_cpu = cpus / (p->cpus > 0 ? p->cpus : 1);
+	by_mem = (long)(avail * 8 / 10 / guest);
+	by_cpu = by_cpu < by_mem ? by_cpu : by_mem;
+	return by_cpu < 1 ? 1 : by_cpu > 64 ? 64 : (int)by_cpu;
+}
+
+struct worker {
+	pid_t pid;
+	int64_t run_id, variant;
+	int rep;
+	uint64_t seed;
+	int64_t started_ns;
+};
+
+/* Worker exit codes (lrubench __run-one). */
+#define WORKER_OK 0
+#define WORKER_STORE_FAILED 4
+#define WORKER_HOST_TROUBLE 5
+
+static pid_t worker_spawn(const char *db, int64_t run_id)
+{
+	char self[4096], id[32];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	pid_t pid;
+
+	if (n <= 0)
+		return -1;
+	self[n] = '\0';
+	snprintf(id, sizeof(id), "%lld", (long long)run_id);
+	pid = fork();
+	if (pid == 0) {
+		const char *argv[] = { self, "__run-one", db, id, NULL };
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() == 1)
+			_exit(127);
+		execv(self, (char *const *)argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+/* Progress: runs done/total, what runs now, elapsed, ETA; one updating line on a terminal. */
+static void progress(struct campaign *c, int64_t t0, int64_t done_here, const struct worker *w,
+		     int nw, bool final)
+{
+	int64_t total = query_int(c, "SELECT COUNT(*) FROM run WHERE ?1 = ?2", 0, 0);
+	int64_t done = query_int(c, "SELECT COUNT(*) FROM run WHERE status NOT IN ('pending', "
+				    "'running') AND ?1 = ?2", 0, 0);
+	double el = (double)(now_mono_ns() - t0) / 1e9;
+	double eta = done_here > 0 ? el / (double)done_here * (double)(total - done) : -1;
+	bool tty = isatty(2);
+	char now_running[128] = "";
+	size_t off = 0;
+
+	for (int i = 0; i < nw && off < sizeof(now_running) - 16; i++)
+		if (w[i].pid > 0)
+			off += (size_t)snprintf(now_running + off, sizeof(now_running) - off, "%s%lld",
+						off ? "," : " running ", (long long)w[i].run_id);
+	char eta_s[32] = "?";
+
+	if (eta >= 0)
+		snprintf(eta_s, sizeof(eta_s), "%.0f s", eta);
+	fprintf(stderr, "%s[%lld/%lld runs]%s  elapsed %.0f s  ETA %s%s", tty ? "\r\033[K" : "",
+		(long long)done, (long long)total, now_running, el, eta_s,
+		tty && !final ? "" : "\n");
+	fflush(stderr);
 }
 
 static int campaign_execute(struct campaign *c, const char *db)
 {
 	_cleanup_free_ char *report_dir = NULL;
-	int64_t total = query_int(c, "SELECT COUNT(*) FROM run WHERE ?1 = ?2", 0, 0);
-	int64_t done = query_int(c, "SELECT COUNT(*) FROM run WHERE status <> 'pending' AND ?1 = ?2",
-				 0, 0);
-	int failed_runs = 0, r;
+	int jobs = c->o->jobs > 0 ? c->o->jobs : jobs_auto(c->plan);
+	struct worker *w = xcalloc((size_t)jobs, sizeof(*w));
+	int64_t t0 = now_mono_ns(), done_here = 0;
+	int failed_runs = 0, running = 0, r = 0, stop = 0;
 
 	signals_install();
+	log_info("running up to %d guest%s at once", jobs, jobs > 1 ? "s" : "");
 	for (;;) {
-		int64_t run_id, variant;
-		uint64_t seed;
-		int rep, ord, vi;
-		struct run_outcome out;
+		/* Start runs while there is room and work. */
+		while (!stop && !interrupted && running < jobs) {
+			int64_t run_id, variant;
+			uint64_t seed;
+			int rep, ord, slot = 0, k;
 
-		r = next_pending(c, &run_id, &variant, &rep, &seed, &ord);
-		if (r <= 0)
+			k = next_pending(c, &run_id, &variant, &rep, &seed, &ord);
+			if (k < 0) {
+				r = k;
+				stop = 1;
+			}
+			if (k <= 0)
+				break;
+			if (variant_index(c, variant) < 0) {
+				log_err("%s: run %lld names variant %lld, which the plan lacks", db,
+					(long long)run_id, (long long)variant);
+				r = -EINVAL;
+				stop = 1;
+				break;
+			}
+			while (w[slot].pid > 0)
+				slot++;
+			/* Claimed before the worker starts: a resume sees it was begun. */
+			store__run_start(c->st, run_id, now_real_ns());
+			if (store__commit(c->st) < 0) {
+				r = -EIO;
+				stop = 1;
+				break;
+			}
+			w[slot] = (struct worker){ .run_id = run_id, .variant = variant, .rep = rep,
+						   .seed = seed, .started_ns = now_mono_ns() };
+			w[slot].pid = worker_spawn(db, run_id);
+			if (w[slot].pid < 0) {
+				log_err("cannot start a worker: %s", strerror(errno));
+				store__run_finish(c->st, run_id, RUN_PENDING, "", 0);
+				w[slot].pid = 0;
+				r = -errno;
+				stop = 1;
+				break;
+			}
+			running++;
+			progress(c, t0, done_here, w, jobs, false);
+		}
+		if (!running)
 			break;
-		vi = variant_index(c, variant);
-		if (vi < 0) {
-			log_err("%s: run %lld names variant %lld, which the plan lacks", db,
-				(long long)run_id, (long long)variant);
-			return -EINVAL;
+
+		/* Wait for one to end. */
+		int status;
+		pid_t pid = waitpid(-1, &status, 0);
+
+		if (pid < 0) {
+			if (errno == EINTR) {
+				/* Pass a SIGINT/SIGTERM on: workers stop their guests and record. */
+				for (int i = 0; i < jobs; i++)
+					if (w[i].pid > 0)
+						kill(w[i].pid, SIGTERM);
+				continue;
+			}
+			break;
 		}
-		total = query_int(c, "SELECT COUNT(*) FROM run WHERE ?1 = ?2", 0, 0);
-		log_info("[%lld/%lld]", (long long)++done, (long long)total);
-		r = run_one(c, (size_t)vi, run_id, rep, seed, ord, &out);
-		if (r < 0) {
-			log_err("campaign stopped: the store failed (%s); %s keeps every run so far "
-				"(lrubench run --resume %s)",
-				store__errmsg(c->st), db, db);
-			return r;
-		}
-		if (interrupted) {
-			log_err("interrupted by signal %d: %s keeps every run so far; continue with "
-				"'lrubench run --resume %s'",
-				interrupted, db, db);
-			return -EINTR;
-		}
-		failed_runs += strcmp(out.status, RUN_COMPLETED) != 0;
-		if (out.host_trouble) {
+		for (int i = 0; i < jobs; i++) {
+			_cleanup_free_ char *st = NULL;
+			int code;
+
+			if (w[i].pid != pid)
+				continue;
+			w[i].pid = 0;
+			running--;
+			done_here++;
+			code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+			{
+				sqlite3_stmt *q = NULL;
+
+				if (sqlite3_prepare_v2(store__db(c->st),
+						       "SELECT status FROM run WHERE id = ?", -1, &q,
+						       NULL) == SQLITE_OK) {
+					sqlite3_bind_int64(q, 1, w[i].run_id);
+					if (sqlite3_step(q) == SQLITE_ROW)
+						st = xstrdup((const char *)sqlite3_column_text(q, 0));
+					sqlite3_finalize(q);
+				}
+			}
+			if (!st || !strcmp(st, RUN_RUNNING)) {
+				/* The worker died before recording an outcome. */
+				_cleanup_free_ char *why = xasprintf(
+					interrupted ? "interrupted: lrubench was asked to stop"
+						    : "worker died (exit %d) before recording the run",
+					code);
+
+				free(st);
+				st = xstrdup(RUN_FAILED_INFRA);
+				store__run_finish(c->st, w[i].run_id, RUN_FAILED_INFRA, why,
+						  now_real_ns());
+			}
+			failed_runs += strcmp(st, RUN_COMPLETED) != 0;
+			if (code == WORKER_STORE_FAILED) {
+				log_err("campaign stopped: the store failed; %s keeps every run so far "
+					"(lrubench run --resume %s)", db, db);
+				r = -EIO;
+				stop = 1;
+			} else if (code == WORKER_HOST_TROUBLE) {
+				log_err("campaign stopped: the host cannot run the guest now; %s keeps "
+					"every run so far (lrubench run --resume %s once it can)", db, db);
+				r = -ENOMEM;
+				stop = 1;
+			} else if (!strcmp(st, RUN_FAILED_INFRA)) {
+				/* Interrupted runs are queued again for --resume, outside the budget. */
+				int k = retry_infra(c, w[i].run_id, w[i].variant, w[i].rep, w[i].seed,
+						    !interrupted);
+
+				if (k < 0) {
+					r = k;
+					stop = 1;
+				}
+			}
 			store__commit(c->st);
-			log_err("campaign stopped: %s; %s keeps every run so far (lrubench run "
-				"--resume %s once the host can)",
-				out.reason, db, db);
-			return -ENOMEM;
+			progress(c, t0, done_here, w, jobs, false);
 		}
-		if (!strcmp(out.status, RUN_FAILED_INFRA)) {
-			r = retry_infra(c, run_id, variant, rep, seed);
-			if (r < 0)
-				return r;
-		}
-		store__commit(c->st);
 	}
-	if (r < 0) {
-		log_err("%s: %s", db, store__errmsg(c->st));
+	free(w);
+	if (interrupted) {
+		log_err("interrupted by signal %d: %s keeps every run so far; continue with "
+			"'lrubench run --resume %s'", interrupted, db, db);
+		return -EINTR;
+	}
+	if (r < 0)
 		return r;
-	}
+	progress(c, t0, done_here, NULL, 0, true);
 	store__commit(c->st);
 
 	/* The comparison on stdout, and a report directory. */
@@ -732,12 +903,68 @@ out:
 	return r == -EINTR ? 130 : r < 0 ? 2 : 0;
 }
 
+/*
+ * Load a campaign from its database: the plan it was started with, its
+ * options, its variants and kernels. Shared by --resume and the workers.
+ */
+static int campaign_load(struct campaign *c, const char *db, struct campaign_opts *o,
+			 char **saved)
+{
+	_cleanup_free_ char *text = NULL, *path = NULL, *err = NULL;
+	sqlite3_stmt *q = NULL;
+	int r;
+
+	r = store__open(db, &c->st);
+	if (r < 0 || store__meta_get(c->st, "plan.text", &text) < 0 ||
+	    store__meta_get(c->st, "plan.path", &path) < 0 ||
+	    store__meta_get(c->st, "campaign", &c->name) < 0) {
+		log_err("%s: not a campaign database", db);
+		return -EINVAL;
+	}
+	if (plan__parse(path, text, &c->plan, &err) < 0) {
+		log_err("%s: its plan no longer parses: %s", db, err);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(saved_opts); i++) {
+		const char **dst = (const char **)((char *)o + saved_opts[i].off);
+
+		if (store__meta_get(c->st, saved_opts[i].key, &saved[i]) == 0)
+			*dst = saved[i];
+	}
+	{
+		_cleanup_free_ char *fr = NULL, *sl = NULL, *to = NULL;
+		int64_t v;
+
+		if (store__meta_get(c->st, "opt.fault_run", &fr) == 0 && parse_i64(fr, &v) == 0)
+			o->fault_run = (int)v;
+		if (store__meta_get(c->st, "opt.silence_ms", &sl) == 0 && parse_i64(sl, &v) == 0)
+			o->silence_timeout_ms = (uint64_t)v;
+		if (store__meta_get(c->st, "opt.timeout_ms", &to) == 0 && parse_i64(to, &v) == 0)
+			o->timeout_ms = (uint64_t)v;
+	}
+	c->dir = xasprintf("%s/%s", o->results_dir, c->name);
+	mkdir_p(c->dir);
+	r = kernels_resolve(c);
+	if (r < 0)
+		return r;
+	c->variant_id = xcalloc(c->plan->nvariants, sizeof(int64_t));
+	for (size_t i = 0; i < c->plan->nvariants; i++) {
+		c->variant_id[i] = -1;
+		if (sqlite3_prepare_v2(store__db(c->st), "SELECT id FROM variant WHERE name = ?", -1,
+				       &q, NULL) != SQLITE_OK)
+			return -EIO;
+		sqlite3_bind_text(q, 1, c->plan->variants[i].name, -1, SQLITE_STATIC);
+		if (sqlite3_step(q) == SQLITE_ROW)
+			c->variant_id[i] = sqlite3_column_int64(q, 0);
+		sqlite3_finalize(q);
+	}
+	return 0;
+}
+
 int campaign_resume(const char *db, const struct campaign_opts *opts)
 {
 	struct campaign_opts o = *opts;
 	struct campaign c = { .o = &o };
-	_cleanup_(plan__freep) struct plan *plan = NULL;
-	_cleanup_free_ char *text = NULL, *path = NULL, *err = NULL;
 	char *saved[ARRAY_SIZE(saved_opts)] = { 0 };
 	sqlite3_stmt *q = NULL;
 	int r;
@@ -746,55 +973,9 @@ int campaign_resume(const char *db, const struct campaign_opts *opts)
 		log_err("--resume %s: %s", db, strerror(errno));
 		return 2;
 	}
-	r = store__open(db, &c.st);
-	if (r < 0 || store__meta_get(c.st, "plan.text", &text) < 0 ||
-	    store__meta_get(c.st, "plan.path", &path) < 0 ||
-	    store__meta_get(c.st, "campaign", &c.name) < 0) {
-		log_err("--resume %s: not a campaign database", db);
-		store__close(c.st);
-		return 2;
-	}
-	if (plan__parse(path, text, &plan, &err) < 0) {
-		log_err("--resume %s: its plan no longer parses: %s", db, err);
-		store__close(c.st);
-		return 2;
-	}
-	c.plan = plan;
-	for (size_t i = 0; i < ARRAY_SIZE(saved_opts); i++) {
-		const char **dst = (const char **)((char *)&o + saved_opts[i].off);
-
-		if (store__meta_get(c.st, saved_opts[i].key, &saved[i]) == 0)
-			*dst = saved[i];
-	}
-	{
-		_cleanup_free_ char *fr = NULL, *sl = NULL, *to = NULL;
-		int64_t v;
-
-		if (store__meta_get(c.st, "opt.fault_run", &fr) == 0 && parse_i64(fr, &v) == 0)
-			o.fault_run = (int)v;
-		if (store__meta_get(c.st, "opt.silence_ms", &sl) == 0 && parse_i64(sl, &v) == 0)
-			o.silence_timeout_ms = (uint64_t)v;
-		if (store__meta_get(c.st, "opt.timeout_ms", &to) == 0 && parse_i64(to, &v) == 0)
-			o.timeout_ms = (uint64_t)v;
-	}
-	c.dir = xasprintf("%s/%s", o.results_dir, c.name);
-	mkdir_p(c.dir);
-	r = kernels_resolve(&c);
+	r = campaign_load(&c, db, &o, saved);
 	if (r < 0)
 		goto out;
-	c.variant_id = xcalloc(plan->nvariants, sizeof(int64_t));
-	for (size_t i = 0; i < plan->nvariants; i++) {
-		c.variant_id[i] = -1;
-		if (sqlite3_prepare_v2(store__db(c.st), "SELECT id FROM variant WHERE name = ?", -1,
-				       &q, NULL) != SQLITE_OK) {
-			r = -EIO;
-			goto out;
-		}
-		sqlite3_bind_text(q, 1, plan->variants[i].name, -1, SQLITE_STATIC);
-		if (sqlite3_step(q) == SQLITE_ROW)
-			c.variant_id[i] = sqlite3_column_int64(q, 0);
-		sqlite3_finalize(q);
-	}
 	/* A run left 'running' was cut off with the host: an infrastructure failure. */
 	if (sqlite3_prepare_v2(store__db(c.st),
 			       "SELECT id, variant_id, rep, seed FROM run WHERE status = 'running'", -1,
@@ -808,7 +989,7 @@ int campaign_resume(const char *db, const struct campaign_opts *opts)
 		store__run_finish(c.st, id, RUN_FAILED_INFRA,
 				  "lrubench stopped during the run (resumed later)", now_real_ns());
 		r = retry_infra(&c, id, sqlite3_column_int64(q, 1), sqlite3_column_int(q, 2),
-				(uint64_t)sqlite3_column_int64(q, 3));
+				(uint64_t)sqlite3_column_int64(q, 3), false);
 		if (r < 0)
 			break;
 	}
@@ -819,8 +1000,49 @@ int campaign_resume(const char *db, const struct campaign_opts *opts)
 					  "AND ?1 = ?2", 0, 0));
 	r = campaign_execute(&c, db);
 out:
+	plan__free(c.plan);
 	campaign_free(&c);
 	for (size_t i = 0; i < ARRAY_SIZE(saved); i++)
 		free(saved[i]);
 	return r == -EINTR ? 130 : r < 0 ? 2 : 0;
+}
+
+int campaign_worker(const char *db, int64_t run_id, const struct campaign_opts *opts)
+{
+	struct campaign_opts o = *opts;
+	struct campaign c = { .o = &o, .quiet = true };
+	char *saved[ARRAY_SIZE(saved_opts)] = { 0 };
+	int64_t variant = -1;
+	uint64_t seed = 0;
+	int rep = 0, ord = 0, vi = -1, r, code;
+	struct run_outcome out = { .status = RUN_FAILED_INFRA };
+	sqlite3_stmt *q = NULL;
+
+	signals_install();
+	r = campaign_load(&c, db, &o, saved);
+	if (r == 0 && sqlite3_prepare_v2(store__db(c.st),
+					 "SELECT variant_id, rep, seed, ord FROM run WHERE id = ?", -1,
+					 &q, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(q, 1, run_id);
+		if (sqlite3_step(q) == SQLITE_ROW) {
+			variant = sqlite3_column_int64(q, 0);
+			rep = sqlite3_column_int(q, 1);
+			seed = (uint64_t)sqlite3_column_int64(q, 2);
+			ord = sqlite3_column_int(q, 3);
+		}
+		sqlite3_finalize(q);
+		vi = variant_index(&c, variant);
+	}
+	if (r < 0 || vi < 0) {
+		log_err("run %lld: cannot load it from %s", (long long)run_id, db);
+		code = WORKER_STORE_FAILED;
+	} else {
+		r = run_one(&c, (size_t)vi, run_id, rep, seed, ord, &out);
+		code = r < 0 ? WORKER_STORE_FAILED : out.host_trouble ? WORKER_HOST_TROUBLE : WORKER_OK;
+	}
+	plan__free(c.plan);
+	campaign_free(&c);
+	for (size_t i = 0; i < ARRAY_SIZE(saved); i++)
+		free(saved[i]);
+	return code;
 }

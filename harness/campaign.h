@@ -22,6 +22,7 @@ struct campaign_opts {
 	const char *build_dir;	/* binaries, image and probe caches */
 	const char *kernel_cache; /* kernels/cache */
 	int repetitions;	/* overrides the plan when > 0 */
+	int jobs;		/* guests at once; 0 = what cores and memory allow */
 	const char *fault;	/* fault injection for tests: KIND[@MS] */
 	int fault_run;		/* only the run in this place of the order (1-based); 0 = all */
 	uint64_t silence_timeout_ms; /* overrides the default channel silence limit */
@@ -35,5 +36,11 @@ struct campaign_opts {
 int campaign_run(struct plan *plan, const struct campaign_opts *o);
 /* Continue an interrupted campaign: only runs not yet done, with its plan and options. */
 int campaign_resume(const char *db, const struct campaign_opts *o);
+/*
+ * Run one pending run of the campaign in db (the scheduler's worker process,
+ * 'lrubench __run-one DB RUN_ID'). Exit code: 0, 4 the store failed, 5 the
+ * host cannot run guests now.
+ */
+int campaign_worker(const char *db, int64_t run_id, const struct campaign_opts *o);
 
 #endif

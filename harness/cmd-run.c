@@ -16,6 +16,7 @@ static void usage(FILE *f)
 		"  --config FILE        its .config when not beside it (else IKCONFIG)\n"
 		"  --modules DIR        its lib/modules/RELEASE when not beside it\n"
 		"  --reps N             repetitions per variant (overrides the plan)\n"
+		"  -j, --jobs N         guests at once (default: what cores and memory allow)\n"
 		"  --accel auto|kvm|tcg accelerator; auto probes KVM and falls back to TCG\n"
 		"  --db FILE            the campaign database (default results/NAME-TIME.db)\n"
 		"  --timeout DURATION   per-run limit (overrides the plan)\n"
@@ -33,6 +34,7 @@ int cmd_run(int argc, char **argv)
 		{ "config", required_argument, NULL, 'c' },
 		{ "modules", required_argument, NULL, 'm' },
 		{ "reps", required_argument, NULL, 'r' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "accel", required_argument, NULL, 'a' },
 		{ "db", required_argument, NULL, 'd' },
 		{ "timeout", required_argument, NULL, 't' },
@@ -55,7 +57,7 @@ int cmd_run(int argc, char **argv)
 	const char *plan_path, *resume = NULL;
 	int c, idx = 0;
 
-	while ((c = getopt_long(argc, argv, "h", longopts, &idx)) != -1) {
+	while ((c = getopt_long(argc, argv, "hj:", longopts, &idx)) != -1) {
 		int64_t n;
 
 		switch (c) {
@@ -74,6 +76,13 @@ int cmd_run(int argc, char **argv)
 				return 2;
 			}
 			o.repetitions = (int)n;
+			break;
+		case 'j':
+			if (parse_i64(optarg, &n) < 0 || n < 1 || n > 64) {
+				log_err("--jobs: bad value '%s' (1..64)", optarg);
+				return 2;
+			}
+			o.jobs = (int)n;
 			break;
 		case 'a':
 			if (strcmp(optarg, "auto") && strcmp(optarg, "kvm") && strcmp(optarg, "tcg")) {
@@ -131,4 +140,23 @@ int cmd_run(int argc, char **argv)
 		return 2;
 	}
 	return campaign_run(plan, &o);
+}
+
+/* The scheduler's worker: 'lrubench __run-one DB RUN_ID' (not for users). */
+int cmd_run_one(int argc, char **argv)
+{
+	struct campaign_opts o = {
+		.accel = "auto",
+		.results_dir = path_results(),
+		.reports_dir = path_reports(),
+		.build_dir = path_build(),
+		.kernel_cache = path_kernel_cache(),
+	};
+	int64_t id;
+
+	if (argc != 3 || parse_i64(argv[2], &id) < 0) {
+		fprintf(stderr, "usage: lrubench __run-one DB RUN_ID\n");
+		return 2;
+	}
+	return campaign_worker(argv[1], id, &o);
 }

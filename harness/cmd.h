@@ -8,6 +8,7 @@
 #define LRUBENCH_CMD_H
 
 int cmd_run(int argc, char **argv);
+int cmd_run_one(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);

@@ -19,13 +19,15 @@ static const struct command {
 	{ "list", cmd_list, "the workload catalogue: parameters, results, directions" },
 	{ "kernel", cmd_kernel, "kernel check|fetch: check a kernel, fetch the default" },
 	{ "doctor", cmd_doctor, "what works on this host, and why not where it does not" },
+	{ "__run-one", cmd_run_one, NULL }, /* the campaign scheduler's worker */
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: lrubench [-v] COMMAND [ARGS]\n\ncommands:\n");
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
+		if (commands[i].help)
+			fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
 	fprintf(f, "\n'lrubench COMMAND --help' for a command's options. Version %s.\n",
 		LRUBENCH_VERSION);
 }

@@ -25,3 +25,12 @@ for iv in 1s 100ms; do
 		(SELECT CAST(value AS REAL) FROM run_prov WHERE key='stream.bytes') / 1024.0 / COUNT(DISTINCT seq))
 		FROM v_value"
 done
+
+echo "== -j 1 vs -j 2: 4 runs of the one-run plan"
+for j in 1 2; do
+	start=$(date +%s.%N)
+	$build/lrubench run harness/tests/plans/one.ini --reps 4 -j $j --db "$tmp/j$j.db" > /dev/null 2> "$tmp/j$j.err" ||
+		{ tail -5 "$tmp/j$j.err"; exit 1; }
+	end=$(date +%s.%N)
+	echo "-j $j: $(echo "$end - $start" | bc) s wall for $(q "$tmp/j$j.db" "SELECT COUNT(*) FROM run WHERE status='completed'") completed runs"
+done

@@ -206,6 +206,27 @@ test_lrubench_killed() {
 	fi
 }
 
+# SIGINT: the guest is stopped, what it sent is kept, exit 130, resume finishes.
+test_lrubench_interrupted() {
+	local db=$tmp/int.db
+	local LRUBENCH_RESULTS=$tmp/results-int; export LRUBENCH_RESULTS
+	$lrb run harness/tests/plans/one.ini --reps 1 --db "$db" > /dev/null 2> "$tmp/int.err" &
+	local pid=$! n=0 rc=0
+	until grep -q '^v vmstat' "$LRUBENCH_RESULTS"/one-*/run-1/stream.raw 2> /dev/null || ((n++ > 600)); do sleep 0.2; done
+	sleep 2
+	kill -INT $pid; wait $pid || rc=$?
+	local first; first=$(q "$db" "SELECT status || '|' || reason FROM run WHERE id = 1")
+	local ns; ns=$(q "$db" "SELECT COUNT(*) FROM sample WHERE run_id = 1")
+	local orphans; orphans=$(pgrep -f "$LRUBENCH_RESULTS/one-" | wc -l)
+	$lrb run --resume "$db" > /dev/null 2> "$tmp/int2.err"
+	local st; st=$(q "$db" "SELECT group_concat(status, ' ') FROM (SELECT status FROM run ORDER BY ord)")
+	if [[ $rc == 130 && $first == "failed-infra|interrupted: lrubench was asked to stop" && $ns -ge 1 && $orphans == 0 && $st == "failed-infra completed" ]]; then
+		ok "lrubench-interrupted: exit 130, $ns samples kept, no QEMU left, resumed: $st"
+	else
+		bad lrubench-interrupted "rc $rc, first '$first' ($ns samples), orphans $orphans, runs '$st'"
+	fi
+}
+
 # --- names and paths with spaces, quotes, ';' and ',' reach QEMU and the guest as plain values
 test_odd_paths() {
 	local img; img=$($lrb kernel fetch 2>/dev/null) || { bad odd-paths "kernel fetch failed"; return; }
@@ -254,7 +275,7 @@ test_disk_full() {
 	fi
 }
 
-tests=${LRUBENCH_TESTS:-"refuse slice hang garbage panic crash oom qemu_killed lrubench_killed odd_paths disk_full"}
+tests=${LRUBENCH_TESTS:-"refuse slice hang garbage panic crash oom qemu_killed lrubench_killed lrubench_interrupted odd_paths disk_full"}
 for t in $tests; do
 	echo "== $t" >&2
 	"test_$t"
