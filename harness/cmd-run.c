@@ -27,6 +27,30 @@ static void usage(FILE *f)
 		path_default_plan());
 }
 
+/* An integer option in [min, max], or a message naming it. */
+static int opt_int(const char *name, const char *v, int min, int max, int *ret)
+{
+	int64_t n;
+
+	if (parse_i64(v, &n) < 0 || n < min || n > max) {
+		log_err("--%s: bad value '%s' (an integer from %d to %d)", name, v, min, max);
+		return -EINVAL;
+	}
+	*ret = (int)n;
+	return 0;
+}
+
+static struct campaign_opts opts_default(void)
+{
+	return (struct campaign_opts){
+		.accel = "auto",
+		.results_dir = path_results(),
+		.reports_dir = path_reports(),
+		.build_dir = path_build(),
+		.kernel_cache = path_kernel_cache(),
+	};
+}
+
 int cmd_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -45,21 +69,13 @@ int cmd_run(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
-	struct campaign_opts o = {
-		.accel = "auto",
-		.results_dir = path_results(),
-		.reports_dir = path_reports(),
-		.build_dir = path_build(),
-		.kernel_cache = path_kernel_cache(),
-	};
+	struct campaign_opts o = opts_default();
 	_cleanup_(plan__freep) struct plan *plan = NULL;
 	_cleanup_free_ char *err = NULL;
 	const char *plan_path, *resume = NULL;
 	int c, idx = 0;
 
 	while ((c = getopt_long(argc, argv, "hj:", longopts, &idx)) != -1) {
-		int64_t n;
-
 		switch (c) {
 		case 'k':
 			o.kernel = optarg;
@@ -71,18 +87,12 @@ int cmd_run(int argc, char **argv)
 			o.modules = optarg;
 			break;
 		case 'r':
-			if (parse_i64(optarg, &n) < 0 || n < 1 || n > 1000) {
-				log_err("--reps: bad value '%s' (1..1000)", optarg);
+			if (opt_int("reps", optarg, 1, 1000, &o.repetitions) < 0)
 				return 2;
-			}
-			o.repetitions = (int)n;
 			break;
 		case 'j':
-			if (parse_i64(optarg, &n) < 0 || n < 1 || n > 64) {
-				log_err("--jobs: bad value '%s' (1..64)", optarg);
+			if (opt_int("jobs", optarg, 1, 64, &o.jobs) < 0)
 				return 2;
-			}
-			o.jobs = (int)n;
 			break;
 		case 'a':
 			if (strcmp(optarg, "auto") && strcmp(optarg, "kvm") && strcmp(optarg, "tcg")) {
@@ -111,11 +121,8 @@ int cmd_run(int argc, char **argv)
 			o.fault = optarg;
 			break;
 		case 'F':
-			if (parse_i64(optarg, &n) < 0 || n < 1 || n > 100000) {
-				log_err("--fault-run: bad value '%s' (a run's place, from 1)", optarg);
+			if (opt_int("fault-run", optarg, 1, 100000, &o.fault_run) < 0)
 				return 2;
-			}
-			o.fault_run = (int)n;
 			break;
 		case 'R':
 			resume = optarg;
@@ -145,13 +152,7 @@ int cmd_run(int argc, char **argv)
 /* The scheduler's worker: 'lrubench __run-one DB RUN_ID' (not for users). */
 int cmd_run_one(int argc, char **argv)
 {
-	struct campaign_opts o = {
-		.accel = "auto",
-		.results_dir = path_results(),
-		.reports_dir = path_reports(),
-		.build_dir = path_build(),
-		.kernel_cache = path_kernel_cache(),
-	};
+	struct campaign_opts o = opts_default();
 	int64_t id;
 
 	if (argc != 3 || parse_i64(argv[2], &id) < 0) {
