@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Small-sample statistics on top of GSL (distributions, quantiles, the
+ * random number generator). See stats.h for the conventions.
+ */
+#include "stats.h"
+#include "util.h"
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_sf_gamma.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <string.h>
+
+static double mean_of(const double *x, size_t n)
+{
+	double s = 0;
+
+	for (size_t i = 0; i < n; i++)
+		s += x[i];
+	return s / (double)n;
+}
+
+/* Sample variance (n - 1), two-pass for accuracy. */
+static double var_of(const double *x, size_t n, double mean)
+{
+	double ss = 0;
+
+	for (size_t i = 0; i < n; i++)
+		ss += (x[i] - mean) * (x[i] - mean);
+	return ss / (double)(n - 1);
+}
+
+int stats__summary(const double *x, size_t n, struct stats_summary *ret)
+{
+	_cleanup_free_ double *s = NULL;
+	struct stats_summary r = { .n = n, .sd = NAN, .cv = NAN };
+
+	if (!n)
+		return -EINVAL;
+	s = xcalloc(n, sizeof(*s));
+	memcpy(s, x, n * sizeof(*s));
+	gsl_sort(s, 1, n);
+	r.min = s[0];
+	r.max = s[n - 1];
+	r.median = gsl_stats_median_from_sorted_data(s, 1, n);
+	r.mean = mean_of(x, n);
+	if (n > 1) {
+		r.sd = sqrt(var_of(x, n, r.mean));
+		if (r.mean != 0)
+			r.cv = r.sd / fabs(r.mean);
+	}
+	*ret = r;
+	return 0;
+}
+
+int stats__welch(const double *a, size_t na, const double *b, size_t nb, struct stats_test *ret)
+{
+	double ma, mb, va, vb, se2, t, df, p;
+
+	if (na < 2 || nb < 2)
+		return -EINVAL;
+	ma = mean_of(a, na);
+	mb = mean_of(b, nb);
+	va = var_of(a, na, ma) / (double)na;
+	vb = var_of(b, nb, mb) / (double)nb;
+	se2 = va + vb;
+	if (se2 == 0) {
+		/* Two constant samples: equal, or certainly different. */
+		t = ma == mb ? 0 : copysign(INFINITY, mb - ma);
+		df = (double)(na + nb - 2);
+		p = ma == mb ? 1 : 0;
+	} else {
+		t = (mb - ma) / sqrt(se2);
+		df = se2 * se2 / (va * va / (double)(na - 1) + vb * vb / (double)(nb - 1));
+		p = 2 * gsl_cdf_tdist_Q(fabs(t), df);
+		if (p > 1)
+			p = 1;
+	}
+	*ret = (struct stats_test){ .stat = t, .df = df, .p = p };
+	return 0;
+}
+
+struct ranked {
+	double v;
+	int sample; /* 0 = a, 1 = b */
+};
+
+static int ranked_cmp(const void *x, const void *y)
+{
+	const struct ranked *p = x, *q = y;
+
+	return p->v < q->v ? -1 : p->v > q->v;
+}
+
+/*
+ * Pool and rank: doubled midranks (integers: ranks i..j tied share i + j)
+ * in ret_r2 in sorted order, the sorted pool in *ret_pool. Returns the tie
+ * term sum(t^3 - t) over tie groups.
+ */
+static double pool_rank(const double *a, size_t na, const double *b, size_t nb,
+			struct ranked **ret_pool, long **ret_r2)
+{
+	size_t n = na + nb;
+	struct ranked *pool = xcalloc(n, sizeof(*pool));
+	long *r2 = xcalloc(n, sizeof(*r2));
+	double ties = 0;
+
+	for (size_t i = 0; i < na; i++)
+		pool[i] = (struct ranked){ a[i], 0 };
+	for (size_t i = 0; i < nb; i++)
+		pool[na + i] = (struct ranked){ b[i], 1 };
+	qsort(pool, n, sizeof(*pool), ranked_cmp);
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+
+		while (j + 1 < n && pool[j + 1].v == pool[i].v)
+			j++;
+		for (size_t k = i; k <= j; k++)
+			r2[k] = (long)(i + 1 + j + 1);
+		ties += pow((double)(j - i + 1), 3) - (double)(j - i + 1);
+		i = j + 1;
+	}
+	*ret_pool = pool;
+	*ret_r2 = r2;
+	return ties;
+}
+
+/*
+ * Counts of the doubled rank sum over all n1-subsets of the pooled ranks:
+ * ret[s] = number of subsets whose doubled ranks sum to s, s <= n (n + 1).
+ */
+static double *rank_sum_counts(const long *r2, size_t n, size_t n1, size_t *ret_len)
+{
+	size_t len = n * (n + 1) + 1;
+	double *dp = xcalloc((n1 + 1) * len, sizeof(*dp));
+	double *out;
+
+	dp[0] = 1;
+	for (size_t i = 0; i < n; i++) {
+		size_t kmax = i + 1 < n1 ? i + 1 : n1;
+
+		for (size_t k = kmax; k >= 1; k--) {
+			double *to = &dp[k * len], *from = &dp[(k - 1) * len];
+
+			for (size_t s = (size_t)r2[i]; s < len; s++)
+				to[s] += from[s - (size_t)r2[i]];
+		}
+	}
+	out = xcalloc(len, sizeof(*out));
+	memcpy(out, &dp[n1 * len], len * sizeof(*out));
+	free(dp);
+	*ret_len = len;
+	return out;
+}
+
+int stats__u_cdf(const double *pooled, size_t n, size_t n1, double u, double *ret)
+{
+	_cleanup_free_ struct ranked *pool = NULL;
+	_cleanup_free_ long *r2 = NULL;
+	_cleanup_free_ double *cnt = NULL;
+	double total = 0, below = 0, smax;
+	size_t len;
+
+	if (n1 == 0 || n1 >= n || n >= 2 * STATS_MW_EXACT_MAX)
+		return -EINVAL;
+	pool_rank(pooled, n, NULL, 0, &pool, &r2);
+	cnt = rank_sum_counts(r2, n, n1, &len);
+	/* 2 U1 = S2 - n1 (n1 + 1), S2 the doubled rank sum of sample 1. */
+	smax = floor(2 * u + (double)(n1 * (n1 + 1)) + 1e-9);
+	for (size_t s = 0; s < len; s++) {
+		total += cnt[s];
+		if ((double)s <= smax)
+			below += cnt[s];
+	}
+	*ret = below / total;
+	return 0;
+}
+
+/* U of a from the doubled ranks: (S2 of a) / 2 - na (na + 1) / 2. */
+static double u_of_a(const struct ranked *pool, const long *r2, size_t n, size_t na, long *ret_s2)
+{
+	long s2 = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (pool[i].sample == 0)
+			s2 += r2[i];
+	*ret_s2 = s2;
+	return (double)s2 / 2 - (double)(na * (na + 1)) / 2;
+}
+
+static int mw_normal(const struct ranked *pool, const long *r2, double ties, size_t na,
+		     size_t nb, struct stats_test *ret)
+{
+	size_t n = na + nb;
+	long s2;
+	double u = u_of_a(pool, r2, n, na, &s2);
+	double z = u - (double)(na * nb) / 2;
+	double sigma = sqrt((double)(na * nb) / 12 *
+			    ((double)(n + 1) - ties / ((double)n * (double)(n - 1))));
+	double p;
+
+	if (sigma == 0 || n < 2) {
+		p = 1;
+	} else {
+		z = (z - copysign(0.5, z) * (z != 0)) / sigma;
+		p = 2 * fmin(gsl_cdf_ugaussian_P(z), gsl_cdf_ugaussian_Q(z));
+		if (p > 1)
+			p = 1;
+	}
+	*ret = (struct stats_test){ .stat = u, .df = NAN, .p = p, .exact = false };
+	return 0;
+}
+
+int stats__mann_whitney_normal(const double *a, size_t na, const double *b, size_t nb,
+			       struct stats_test *ret)
+{
+	_cleanup_free_ struct ranked *pool = NULL;
+	_cleanup_free_ long *r2 = NULL;
+	double ties;
+
+	if (!na || !nb)
+		return -EINVAL;
+	ties = pool_rank(a, na, b, nb, &pool, &r2);
+	return mw_normal(pool, r2, ties, na, nb, ret);
+}
+
+int stats__mann_whitney(const double *a, size_t na, const double *b, size_t nb,
+			struct stats_test *ret)
+{
+	_cleanup_free_ struct ranked *pool = NULL;
+	_cleanup_free_ long *r2 = NULL;
+	_cleanup_free_ double *cnt = NULL;
+	double ties, total = 0, le = 0, ge = 0, u, p;
+	size_t n = na + nb, len;
+	long s2;
+
+	if (!na || !nb)
+		return -EINVAL;
+	ties = pool_rank(a, na, b, nb, &pool, &r2);
+	if (na >= STATS_MW_EXACT_MAX || nb >= STATS_MW_EXACT_MAX)
+		return mw_normal(pool, r2, ties, na, nb, ret);
+	u = u_of_a(pool, r2, n, na, &s2);
+	cnt = rank_sum_counts(r2, n, na, &len);
+	for (size_t s = 0; s < len; s++) {
+		total += cnt[s];
+		if ((long)s <= s2)
+			le += cnt[s];
+		if ((long)s >= s2)
+			ge += cnt[s];
+	}
+	p = 2 * fmin(le, ge) / total;
+	*ret = (struct stats_test){ .stat = u, .df = NAN, .p = p > 1 ? 1 : p, .exact = true };
+	return 0;
+}
+
+static int dbl_cmp(const void *x, const void *y)
+{
+	double p = *(const double *)x, q = *(const double *)y;
+
+	return p < q ? -1 : p > q;
+}
+
+int stats__bootstrap_rel_change(const double *a, size_t na, const double *b, size_t nb,
+				uint64_t seed, unsigned resamples, double level, double *ret_lo,
+				double *ret_hi)
+{
+	_cleanup_free_ double *rel = NULL;
+	gsl_rng *rng;
+	size_t kept = 0;
+
+	if (!na || !nb || !resamples || !(level > 0 && level < 1))
+		return -EINVAL;
+	rel = xcalloc(resamples, sizeof(*rel));
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	if (!rng)
+		return -ENOMEM;
+	/* gsl_rng_set takes an unsigned long: fold the seed so all of it counts. */
+	gsl_rng_set(rng, (unsigned long)(seed ^ (seed >> 32)));
+	for (unsigned i = 0; i < resamples; i++) {
+		double sa = 0, sb = 0;
+
+		for (size_t j = 0; j < na; j++)
+			sa += a[gsl_rng_uniform_int(rng, na)];
+		for (size_t j = 0; j < nb; j++)
+			sb += b[gsl_rng_uniform_int(rng, nb)];
+		if (sa == 0)
+			continue;
+		rel[kept++] = (sb / (double)nb) / (sa / (double)na) - 1;
+	}
+	gsl_rng_free(rng);
+	if (!kept)
+		return -EDOM;
+	qsort(rel, kept, sizeof(*rel), dbl_cmp);
+	*ret_lo = gsl_stats_quantile_from_sorted_data(rel, 1, kept, (1 - level) / 2);
+	*ret_hi = gsl_stats_quantile_from_sorted_data(rel, 1, kept, 1 - (1 - level) / 2);
+	return 0;
+}
+
+int stats__cliffs_delta(const double *a, size_t na, const double *b, size_t nb, double *ret)
+{
+	double more = 0, less = 0;
+
+	if (!na || !nb)
+		return -EINVAL;
+	for (size_t i = 0; i < nb; i++)
+		for (size_t j = 0; j < na; j++) {
+			more += b[i] > a[j];
+			less += b[i] < a[j];
+		}
+	*ret = (more - less) / ((double)na * (double)nb);
+	return 0;
+}
+
+int stats__hedges_g(const double *a, size_t na, const double *b, size_t nb, double *ret)
+{
+	double ma, mb, sp, df, j;
+
+	if (na < 2 || nb < 2)
+		return -EINVAL;
+	ma = mean_of(a, na);
+	mb = mean_of(b, nb);
+	df = (double)(na + nb - 2);
+	sp = sqrt(((double)(na - 1) * var_of(a, na, ma) + (double)(nb - 1) * var_of(b, nb, mb)) /
+		  df);
+	if (sp == 0)
+		return -EDOM;
+	j = exp(gsl_sf_lngamma(df / 2) - gsl_sf_lngamma((df - 1) / 2)) / sqrt(df / 2);
+	*ret = j * (mb - ma) / sp;
+	return 0;
+}
+
+struct pidx {
+	double p;
+	size_t i;
+};
+
+static int pidx_cmp(const void *x, const void *y)
+{
+	const struct pidx *p = x, *q = y;
+
+	if (p->p != q->p)
+		return p->p < q->p ? -1 : 1;
+	return p->i < q->i ? -1 : p->i > q->i;
+}
+
+void stats__bh_adjust(const double *p, size_t n, double *ret_q)
+{
+	_cleanup_free_ struct pidx *s = xcalloc(n ? n : 1, sizeof(*s));
+	size_t m = 0;
+	double run = 1;
+
+	for (size_t i = 0; i < n; i++) {
+		ret_q[i] = NAN;
+		if (!isnan(p[i]))
+			s[m++] = (struct pidx){ p[i], i };
+	}
+	qsort(s, m, sizeof(*s), pidx_cmp);
+	for (size_t k = m; k-- > 0;) {
+		double q = s[k].p * (double)m / (double)(k + 1);
+
+		if (q < run)
+			run = q;
+		ret_q[s[k].i] = run;
+	}
+}
+
+double stats__mde(size_t n, double sd_rel, double alpha, double power)
+{
+	double df;
+
+	if (n < 2)
+		return NAN;
+	df = (double)(2 * n - 2);
+	return (gsl_cdf_tdist_Pinv(1 - alpha / 2, df) + gsl_cdf_tdist_Pinv(power, df)) *
+	       sqrt(2.0 / (double)n) * sd_rel;
+}
+
+double stats__mean_ci_half(size_t n, double sd, double level)
+{
+	if (n < 2 || isnan(sd))
+		return NAN;
+	return gsl_cdf_tdist_Pinv(1 - (1 - level) / 2, (double)(n - 1)) * sd / sqrt((double)n);
+}

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Statistics for small samples of runs: summaries, Welch's t, Mann-Whitney U,
+ * a seeded bootstrap interval of the relative change, effect sizes,
+ * Benjamini-Hochberg and the minimum detectable effect. Pure functions on
+ * arrays of doubles; distributions come from GSL. Nothing here prints.
+ *
+ * Conventions: "a" is the baseline sample, "b" the candidate; statistics are
+ * oriented b against a (a positive t or Cliff's delta means b is larger).
+ * Functions return 0 or -EINVAL when a sample is too small for the statistic
+ * (n < 2 where a variance is needed), and write ret_ only on success.
+ */
+#ifndef LRUBENCH_STATS_H
+#define LRUBENCH_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct stats_summary {
+	size_t n;
+	double mean, median, sd, cv; /* sd: sample (n - 1); NAN when n < 2; cv = sd / |mean| */
+	double min, max;
+};
+
+/* -EINVAL if n == 0. */
+int stats__summary(const double *x, size_t n, struct stats_summary *ret);
+
+struct stats_test {
+	double stat; /* t, or U of a (pairs a > b, ties one half: R's W) */
+	double df;   /* Welch-Satterthwaite degrees of freedom; NAN for U */
+	double p;    /* two-sided */
+	bool exact;  /* U: the exact permutation distribution, not the normal one */
+};
+
+/*
+ * Welch's unequal-variance t test of mean(b) - mean(a). Both variances zero:
+ * p = 1 if the means are equal, else 0 (two constant, different samples).
+ */
+int stats__welch(const double *a, size_t na, const double *b, size_t nb, struct stats_test *ret);
+
+/*
+ * Mann-Whitney U (Wilcoxon rank-sum). Exact when both samples have fewer than
+ * STATS_MW_EXACT_MAX values: the permutation distribution of the midrank sum,
+ * which stays exact with ties (Klotz 1966). Beyond, the normal approximation
+ * with tie and continuity correction (as R's wilcox.test). n >= 1 each.
+ */
+#define STATS_MW_EXACT_MAX 50
+int stats__mann_whitney(const double *a, size_t na, const double *b, size_t nb,
+			struct stats_test *ret);
+/* The normal approximation alone, whatever the sizes. */
+int stats__mann_whitney_normal(const double *a, size_t na, const double *b, size_t nb,
+			       struct stats_test *ret);
+/*
+ * The exact null distribution: P(U1 <= u) when n1 of the pooled values are
+ * drawn at random as sample 1 and U1 counts its pairs above sample 2 (ties
+ * one half). Ties in pooled are honoured. -EINVAL unless 0 < n1 < n and
+ * n < 2 * STATS_MW_EXACT_MAX.
+ */
+int stats__u_cdf(const double *pooled, size_t n, size_t n1, double u, double *ret);
+
+/*
+ * Percentile bootstrap interval of mean(b) / mean(a) - 1 at the given level
+ * (0.95): resamples drawn with GSL's MT19937 from seed, so the same inputs
+ * and seed give the same interval on every machine. Resamples whose baseline
+ * mean is 0 are dropped; -EDOM if all are.
+ */
+int stats__bootstrap_rel_change(const double *a, size_t na, const double *b, size_t nb,
+				uint64_t seed, unsigned resamples, double level, double *ret_lo,
+				double *ret_hi);
+
+/* Cliff's delta of b over a: (#(b > a) - #(b < a)) / (na nb), in [-1, 1]. */
+int stats__cliffs_delta(const double *a, size_t na, const double *b, size_t nb, double *ret);
+/*
+ * Hedges' g of b over a: Cohen's d on the pooled standard deviation times
+ * the exact small-sample correction J = G(df/2) / (sqrt(df/2) G((df-1)/2)).
+ * -EDOM when the pooled deviation is zero.
+ */
+int stats__hedges_g(const double *a, size_t na, const double *b, size_t nb, double *ret);
+
+/*
+ * Benjamini-Hochberg adjusted p-values (R's p.adjust "BH") of the n values in
+ * p; NAN entries are not tests: they stay NAN and do not count in m.
+ */
+void stats__bh_adjust(const double *p, size_t n, double *ret_q);
+
+/*
+ * The smallest true difference, in units of the standard deviation (or of
+ * the mean when sd_rel is a coefficient of variation), that a two-sided
+ * Welch/Student test at level alpha detects with the given power with n runs
+ * per side: (t(1 - alpha/2, 2n-2) + t(power, 2n-2)) sqrt(2/n) sd_rel.
+ * NAN when n < 2.
+ */
+double stats__mde(size_t n, double sd_rel, double alpha, double power);
+
+/* The two-sided t interval half-width of a mean: t(1 - (1-level)/2, n-1) sd / sqrt(n). */
+double stats__mean_ci_half(size_t n, double sd, double level);
+
+#endif
