@@ -7,6 +7,7 @@
 #include "image.h"
 #include "ingest.h"
 #include "kernel.h"
+#include "noise.h"
 #include "plan.h"
 #include "report.h"
 #include "store.h"
@@ -173,11 +174,25 @@ static char *run_conf(struct campaign *c, size_t vi, int64_t run_id, uint64_t se
 		fprintf(f, "memcg=%s\n", m->name);
 		for (size_t j = 0; j < m->nfiles; j++) {
 			const char *k = m->files[j].key;
+			const char *own = plan_variant_memcg(v, m->name, k);
 
 			if (oom && (!strcmp(k, "memory.max") || !strcmp(k, "memory.swap.max") ||
 				    !strcmp(k, "memory.high")))
 				continue;
-			fprintf(f, "memcg.%s.%s=%s\n", m->name, k, m->files[j].value);
+			fprintf(f, "memcg.%s.%s=%s\n", m->name, k, own ? own : m->files[j].value);
+		}
+		/* the variant's memcg files that [memcg] leaves unset */
+		for (size_t j = 0; j < v->nmemcg_files && !oom; j++) {
+			const char *k = v->memcg_files[j].key, *file = k + strlen(m->name) + 1;
+			bool set = false;
+
+			if (strncmp(k, m->name, strlen(m->name)) || file[-1] != '.' ||
+			    strncmp(file, "memory.", 7))
+				continue;
+			for (size_t n = 0; n < m->nfiles; n++)
+				set |= !strcmp(m->files[n].key, file);
+			if (!set)
+				fprintf(f, "memcg.%s.%s=%s\n", m->name, file, v->memcg_files[j].value);
 		}
 		if (oom)
 			fprintf(f, "memcg.%s.memory.max=%u\nmemcg.%s.memory.swap.max=0\n", m->name,
@@ -846,6 +861,10 @@ int campaign_run(struct plan *plan, const struct campaign_opts *o)
 		store__meta_set(c.st, "created", buf);
 		snprintf(buf, sizeof(buf), "%d", reps);
 		store__meta_set(c.st, "repetitions", buf);
+		snprintf(buf, sizeof(buf), "%d", plan->warmup);
+		store__meta_set(c.st, "plan.warmup", buf); /* stats skip repetitions below it */
+		if (o->aa_variant)
+			store__meta_set(c.st, "noise.variant", o->aa_variant);
 		snprintf(buf, sizeof(buf), "%d", o->fault_run);
 		store__meta_set(c.st, "opt.fault_run", buf);
 		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)o->silence_timeout_ms);
@@ -872,6 +891,8 @@ int campaign_run(struct plan *plan, const struct campaign_opts *o)
 			fprintf(f, " min_ttl_ms=%lld", (long long)v->min_ttl_ms);
 		for (size_t j = 0; j < v->nsysctls; j++)
 			fprintf(f, " %s=%s", v->sysctls[j].key, v->sysctls[j].value);
+		for (size_t j = 0; j < v->nmemcg_files; j++)
+			fprintf(f, " memcg.%s=%s", v->memcg_files[j].key, v->memcg_files[j].value);
 		fclose(f);
 		kname = xasprintf("%s %.12s", ck->k->release, ck->k->sha256);
 		r = store__variant_add(c.st, v->name, kname, v->lru, knobs, &c.variant_id[i]);
@@ -924,6 +945,16 @@ static int campaign_load(struct campaign *c, const char *db, struct campaign_opt
 	if (plan__parse(path, text, &c->plan, &err) < 0) {
 		log_err("%s: its plan no longer parses: %s", db, err);
 		return -EINVAL;
+	}
+	{
+		/* an A/A campaign ('lrubench noise') ran its plan's A/A form */
+		_cleanup_free_ char *aa = NULL;
+
+		if (store__meta_get(c->st, "noise.variant", &aa) == 0 &&
+		    noise__plan(c->plan, aa, &err) < 0) {
+			log_err("%s: %s", db, err);
+			return -EINVAL;
+		}
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(saved_opts); i++) {
 		const char **dst = (const char **)((char *)o + saved_opts[i].off);

@@ -27,6 +27,7 @@ struct campaign_opts {
 	int fault_run;		/* only the run in this place of the order (1-based); 0 = all */
 	uint64_t silence_timeout_ms; /* overrides the default channel silence limit */
 	uint64_t timeout_ms;	/* overrides the plan's per-run timeout */
+	const char *aa_variant;	/* 'lrubench noise': the variant run against itself (noise.h) */
 };
 
 /*

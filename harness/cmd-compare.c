@@ -1,11 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * lrubench compare DB, lrubench report DB: exit 0 when no metric regressed,
+ * 1 when one did, 2 on an error, so that CI can gate on either.
+ */
 #include "cmd.h"
 #include "compare.h"
+#include "escape.h"
+#include "noise.h"
 #include "report.h"
 #include "store.h"
 #include "util.h"
+#include "verdict.h"
 
 #include <getopt.h>
+#include <math.h>
 #include <string.h>
 
 static int open_db(const char *path, struct store **ret)
@@ -22,55 +30,191 @@ static int open_db(const char *path, struct store **ret)
 	return r;
 }
 
+/* "5", "5%" or "2.5" percent, as a fraction. */
+static int parse_pct(const char *s, double *ret)
+{
+	char *end;
+	double x = strtod(s, &end);
+
+	if (end == s || (*end && strcmp(end, "%")) || !(x >= 0 && x < 1000))
+		return -EINVAL;
+	*ret = x / 100;
+	return 0;
+}
+
+/* Options shared by compare and report; returns 0, or the exit status to leave with. */
+static int verdict_opt(int c, const char *arg, struct verdict_opts *vo, const char **baseline)
+{
+	char *end;
+	uint64_t seed;
+
+	switch (c) {
+	case 'b':
+		*baseline = arg;
+		return 0;
+	case 'm':
+		if (parse_pct(arg, &vo->min_effect) < 0) {
+			log_err("--min-effect: bad value '%s' (a percentage, e.g. 5)", arg);
+			return 2;
+		}
+		return 0;
+	case 'a':
+		vo->alpha = strtod(arg, &end);
+		if (end == arg || *end || !(vo->alpha > 0 && vo->alpha < 1)) {
+			log_err("--alpha: bad value '%s' (between 0 and 1, e.g. 0.05)", arg);
+			return 2;
+		}
+		return 0;
+	case 's':
+		if (parse_u64(arg, &seed) < 0) {
+			log_err("--seed: bad value '%s'", arg);
+			return 2;
+		}
+		vo->seed = seed;
+		return 0;
+	}
+	return 2;
+}
+
+static void load_error(const char *db, const char *baseline, int r)
+{
+	if (r == -ENOENT)
+		log_err("%s: no variant named '%s'", db, baseline ? baseline : "?");
+	else if (r == -ENODATA)
+		log_err("%s: the campaign has no variant", db);
+	else
+		log_err("%s: %s", db, strerror(-r));
+}
+
+static const char compare_usage[] =
+	"usage: lrubench compare DB [--baseline VARIANT] [--min-effect PCT] [--alpha A] "
+	"[--seed N]\n"
+	"  exit 0: no regression, 1: a regression, 2: error\n";
+
 int cmd_compare(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "baseline", required_argument, NULL, 'b' },
+		{ "min-effect", required_argument, NULL, 'm' },
+		{ "alpha", required_argument, NULL, 'a' },
+		{ "seed", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
 	_cleanup_(store__closep) struct store *st = NULL;
+	_cleanup_(analysis__freep) struct analysis *an = NULL;
+	_cleanup_(noise__freep) struct noise *nz = NULL;
+	struct verdict_opts vo = VERDICT_OPTS_DEFAULT;
 	const char *baseline = NULL;
-	int c;
+	int c, r;
 
-	while ((c = getopt_long(argc, argv, "hb:", longopts, NULL)) != -1) {
-		if (c == 'b') {
-			baseline = optarg;
-		} else {
-			fprintf(c == 'h' ? stdout : stderr,
-				"usage: lrubench compare DB [--baseline VARIANT]\n");
-			return c == 'h' ? 0 : 2;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(compare_usage, stdout);
+			return 0;
+		}
+		if (c == '?' || verdict_opt(c, optarg, &vo, &baseline)) {
+			fputs(compare_usage, stderr);
+			return 2;
 		}
 	}
 	if (optind + 1 != argc) {
-		fprintf(stderr, "usage: lrubench compare DB [--baseline VARIANT]\n");
+		fputs(compare_usage, stderr);
 		return 2;
 	}
 	if (open_db(argv[optind], &st) < 0)
 		return 2;
-	return compare_print(st, stdout, baseline) < 0 ? 2 : 0;
+	r = analysis__run(st, baseline, &vo, &an);
+	if (r < 0) {
+		load_error(argv[optind], baseline, r);
+		return 2;
+	}
+	noise__load(st, &nz);
+	compare__verdicts(an, nz, stdout);
+	printf("\n");
+	compare__table(an, stdout);
+	return an->regressions ? 1 : 0;
 }
+
+static const char report_usage[] =
+	"usage: lrubench report DB [--junit FILE] [--json FILE] [--min-effect PCT] [--alpha A]\n"
+	"                          [--baseline VARIANT] [--seed N] [--noise AA.db] [--no-plots]\n"
+	"  writes reports/<campaign>/ (report.md, index.html, plots/)\n"
+	"  --noise AA.db  copy the noise figures of an A/A campaign ('lrubench noise') in first\n"
+	"  exit 0: no regression, 1: a regression, 2: error\n";
 
 int cmd_report(int argc, char **argv)
 {
+	static const struct option longopts[] = {
+		{ "junit", required_argument, NULL, 'j' },
+		{ "json", required_argument, NULL, 'J' },
+		{ "baseline", required_argument, NULL, 'b' },
+		{ "min-effect", required_argument, NULL, 'm' },
+		{ "alpha", required_argument, NULL, 'a' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "noise", required_argument, NULL, 'n' },
+		{ "no-plots", no_argument, NULL, 'P' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
 	_cleanup_(store__closep) struct store *st = NULL;
 	_cleanup_free_ char *campaign = NULL, *dir = NULL;
-	int r;
+	struct report_opts o = { .vo = VERDICT_OPTS_DEFAULT };
+	size_t regressions = 0;
+	int c, r;
 
-	if (argc != 2 || argv[1][0] == '-') {
-		fprintf(stderr, "usage: lrubench report DB\n");
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			fputs(report_usage, stdout);
+			return 0;
+		case 'j':
+			o.junit = optarg;
+			break;
+		case 'J':
+			o.json = optarg;
+			break;
+		case 'n':
+			o.noise_db = optarg;
+			break;
+		case 'P':
+			o.no_plots = true;
+			break;
+		default:
+			if (c == '?' || verdict_opt(c, optarg, &o.vo, &o.baseline)) {
+				fputs(report_usage, stderr);
+				return 2;
+			}
+		}
+	}
+	if (optind + 1 != argc) {
+		fputs(report_usage, stderr);
 		return 2;
 	}
-	if (open_db(argv[1], &st) < 0)
+	o.db_path = argv[optind];
+	if (open_db(o.db_path, &st) < 0)
 		return 2;
 	if (store__meta_get(st, "campaign", &campaign) < 0)
 		campaign = xstrdup("campaign");
-	dir = xasprintf("%s/%s", path_reports(), campaign);
-	r = report_write(st, argv[1], dir);
+	{
+		/* the name comes from the database: keep it one path component */
+		_cleanup_free_ char *safe = escape_filename(campaign);
+
+		dir = xasprintf("%s/%s", path_reports(), safe);
+	}
+	o.dir = dir;
+	r = report__write(st, &o, &regressions);
 	if (r < 0) {
-		log_err("%s: %s", dir, strerror(-r));
+		load_error(o.db_path, o.baseline, r);
 		return 2;
 	}
-	printf("%s/report.md\n", dir);
-	return 0;
+	printf("%s/report.md\n%s/index.html\n", dir, dir);
+	if (o.junit)
+		printf("%s\n", o.junit);
+	if (o.json)
+		printf("%s\n", o.json);
+	if (regressions)
+		log_info("%zu regression verdict%s (exit 1)", regressions,
+			 regressions == 1 ? "" : "s");
+	return regressions ? 1 : 0;
 }

@@ -11,6 +11,7 @@ int cmd_run(int argc, char **argv);
 int cmd_run_one(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_noise(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_kernel(int argc, char **argv);

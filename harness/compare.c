@@ -1,163 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "compare.h"
-#include "metrics.h"
+#include "noise.h"
 #include "store.h"
 #include "util.h"
+#include "verdict.h"
 
 #include <math.h>
-#include <sqlite3.h>
 #include <string.h>
 
-/*
- * The reclaim counters the table shows, as deltas over each run. memcg
- * metrics are shown per memcg. One row per counter; the dictionary
- * (metrics.c) supplies unit and direction.
- */
-static const char *const key_counters[] = {
-	"vmstat:pgscan_anon",	  "vmstat:pgscan_file",	    "vmstat:pgsteal_anon",
-	"vmstat:pgsteal_file",	  "vmstat:pgscan_kswapd",   "vmstat:pgscan_direct",
-	"vmstat:pgmajfault",	  "vmstat:pswpin",	    "vmstat:pswpout",
-	"vmstat:workingset_refault_anon", "vmstat:workingset_refault_file",
-	"memory.stat:pgscan",	  "memory.stat:pgsteal",    "memory.stat:pgmajfault",
-	"memory.events:oom_kill", "psi.memory:some.total",  "psi.memory:full.total",
-	"memory.pressure:some.total", "memory.pressure:full.total",
-	"kswapd:cpu_ns",	  "perf:major-faults",	    "perf:task-clock",
-	"agent:cpu_ns",
-};
-
-struct variant {
-	int64_t id;
-	char *name, *lru;
-};
-
-struct row {
-	char *label, *unit, *better, *metric;
-	double *vals;	/* [variant][run] flattened: nvariants * maxruns */
-	int *n;		/* per variant */
-};
-
-struct table {
-	struct variant *v;
-	size_t nv;
-	size_t maxruns;
-	struct row *rows;
-	size_t nrows;
-	char *release;
-};
-
-static struct row *row_get(struct table *t, const char *label, const char *metric,
-			   const char *unit, const char *better)
-{
-	struct row *r;
-
-	for (size_t i = 0; i < t->nrows; i++)
-		if (!strcmp(t->rows[i].label, label))
-			return &t->rows[i];
-	t->rows = xrealloc(t->rows, t->nrows + 1, sizeof(*t->rows));
-	r = &t->rows[t->nrows++];
-	r->label = xstrdup(label);
-	r->metric = xstrdup(metric);
-	r->unit = xstrdup(unit ? unit : "");
-	r->better = xstrdup(better ? better : "none");
-	r->vals = xcalloc(t->nv * t->maxruns, sizeof(double));
-	r->n = xcalloc(t->nv, sizeof(int));
-	return r;
-}
-
-static void row_add(struct table *t, struct row *r, size_t vi, double x)
-{
-	if ((size_t)r->n[vi] < t->maxruns)
-		r->vals[vi * t->maxruns + (size_t)r->n[vi]++] = x;
-}
-
-static bool key_counter(const char *name)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(key_counters); i++)
-		if (!strcmp(key_counters[i], name))
-			return true;
-	return false;
-}
-
-static int load_run(sqlite3 *db, struct table *t, size_t vi, int64_t run_id)
-{
-	sqlite3_stmt *q = NULL;
-	int rc;
-
-	/* Workload results. */
-	rc = sqlite3_prepare_v2(db,
-				"SELECT workload, key, value, unit, better FROM result "
-				"WHERE run_id = ? ORDER BY workload, rowid",
-				-1, &q, NULL);
-	if (rc != SQLITE_OK)
-		return -EIO;
-	sqlite3_bind_int64(q, 1, run_id);
-	while (sqlite3_step(q) == SQLITE_ROW) {
-		_cleanup_free_ char *label = xasprintf("%s:%s", sqlite3_column_text(q, 0),
-						       sqlite3_column_text(q, 1));
-		struct row *r = row_get(t, label, label, (const char *)sqlite3_column_text(q, 3),
-					(const char *)sqlite3_column_text(q, 4));
-
-		row_add(t, r, vi, sqlite3_column_double(q, 2));
-	}
-	sqlite3_finalize(q);
-
-	/*
-	 * Counter deltas: last sample minus first, per scope. A counter that
-	 * first appears after the run's first sample (a workload's perf
-	 * counters, which start at zero when it starts) counts from zero.
-	 */
-	rc = sqlite3_prepare_v2(
-		db,
-		"WITH b AS (SELECT metric_id, scope_id, MIN(seq) AS s0, MAX(seq) AS s1 "
-		"           FROM value WHERE run_id = ?1 GROUP BY metric_id, scope_id) "
-		"SELECT m.name, sc.name, "
-		"  (SELECT v FROM value WHERE run_id = ?1 AND seq = b.s1 AND metric_id = b.metric_id "
-		"     AND scope_id = b.scope_id) - "
-		"  CASE WHEN b.s0 > (SELECT MIN(seq) FROM sample WHERE run_id = ?1) THEN 0 ELSE "
-		"  (SELECT v FROM value WHERE run_id = ?1 AND seq = b.s0 AND metric_id = b.metric_id "
-		"     AND scope_id = b.scope_id) END "
-		"FROM b JOIN metric m ON m.id = b.metric_id JOIN scope sc ON sc.id = b.scope_id "
-		"ORDER BY m.name, sc.name",
-		-1, &q, NULL);
-	if (rc != SQLITE_OK)
-		return -EIO;
-	sqlite3_bind_int64(q, 1, run_id);
-	while (sqlite3_step(q) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(q, 0);
-		const char *scope = (const char *)sqlite3_column_text(q, 1);
-		_cleanup_free_ char *label = NULL;
-		struct metric_info mi;
-		struct row *r;
-
-		if (!key_counter(name) || metric__lookup(name, &mi) < 0)
-			continue;
-		label = strcmp(scope, "-") ? xasprintf("%s[%s]", name, scope) : xstrdup(name);
-		r = row_get(t, label, name, mi.unit, metric_better_name(mi.better));
-		row_add(t, r, vi, (double)sqlite3_column_int64(q, 2));
-	}
-	sqlite3_finalize(q);
-	return 0;
-}
-
-static void stats(const double *x, int n, double *mean, double *sd, double *mn, double *mx)
-{
-	double s = 0, ss = 0;
-
-	*mn = INFINITY;
-	*mx = -INFINITY;
-	for (int i = 0; i < n; i++) {
-		s += x[i];
-		*mn = fmin(*mn, x[i]);
-		*mx = fmax(*mx, x[i]);
-	}
-	*mean = n ? s / n : NAN;
-	for (int i = 0; i < n; i++)
-		ss += (x[i] - *mean) * (x[i] - *mean);
-	*sd = n > 1 ? sqrt(ss / (n - 1)) : NAN;
-}
-
-/* A number in at most 9 columns: 123456789, 12.3M, 1.23G. */
-static void fmt_num(char *buf, size_t len, double x)
+void fmt_num(char *buf, size_t len, double x)
 {
 	double a = fabs(x);
 
@@ -173,15 +24,118 @@ static void fmt_num(char *buf, size_t len, double x)
 		snprintf(buf, len, "%.3g", x);
 }
 
+void fmt_pct(char *buf, size_t len, double x)
+{
+	if (isnan(x))
+		snprintf(buf, len, "-");
+	else if (isinf(x))
+		snprintf(buf, len, "%sinf", x > 0 ? "+" : "-");
+	else if (fabs(x) >= 1)
+		snprintf(buf, len, "%+.0f%%", 100 * x);
+	else
+		snprintf(buf, len, "%+.1f%%", 100 * x);
+}
+
+void fmt_p(char *buf, size_t len, double p)
+{
+	if (isnan(p))
+		snprintf(buf, len, "-");
+	else if (p < 0.001)
+		snprintf(buf, len, "<0.001");
+	else
+		snprintf(buf, len, "%.3f", p);
+}
+
+/* A mean with its coefficient of variation: "57396 ±11%". */
+static void fmt_mean(char *buf, size_t len, const struct stats_summary *s)
+{
+	char num[24];
+
+	fmt_num(num, sizeof(num), s->n ? s->mean : NAN);
+	if (s->n > 1 && !isnan(s->cv))
+		snprintf(buf, len, "%s ±%.0f%%", num, 100 * s->cv);
+	else
+		snprintf(buf, len, "%s", num);
+}
+
+/* A fixed-width text table: cells are copied; columns sized to their widest cell. */
+struct tbl {
+	size_t ncol, nrows;
+	char **cells;
+	const char *align; /* 'l' or 'r' per column */
+};
+
+static void tbl_row(struct tbl *t, ...)
+{
+	va_list ap;
+
+	t->cells = xrealloc(t->cells, (t->nrows + 1) * t->ncol, sizeof(char *));
+	va_start(ap, t);
+	for (size_t i = 0; i < t->ncol; i++)
+		t->cells[t->nrows * t->ncol + i] = xstrdup(va_arg(ap, const char *));
+	va_end(ap);
+	t->nrows++;
+}
+
+/* Display width: the bytes of a UTF-8 string that start a character. */
+static size_t width(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+static void tbl_print(struct tbl *t, FILE *out)
+{
+	_cleanup_free_ size_t *w = xcalloc(t->ncol, sizeof(size_t));
+
+	for (size_t r = 0; r < t->nrows; r++)
+		for (size_t c = 0; c < t->ncol; c++) {
+			size_t x = width(t->cells[r * t->ncol + c]);
+
+			if (x > w[c])
+				w[c] = x;
+		}
+	for (size_t r = 0; r < t->nrows; r++) {
+		_cleanup_free_ char *line = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&line, &len);
+
+		for (size_t c = 0; c < t->ncol; c++) {
+			const char *s = t->cells[r * t->ncol + c];
+			size_t pad = w[c] - width(s);
+
+			if (c)
+				fputs("  ", f);
+			if (t->align[c] == 'r')
+				fprintf(f, "%*s%s", (int)pad, "", s);
+			else
+				fprintf(f, "%s%*s", s, c + 1 < t->ncol ? (int)pad : 0, "");
+		}
+		fclose(f);
+		/* no trailing blanks in mail */
+		while (len && line[len - 1] == ' ')
+			line[--len] = '\0';
+		fprintf(out, "%s\n", line);
+	}
+	for (size_t i = 0; i < t->nrows * t->ncol; i++)
+		free(t->cells[i]);
+	free(t->cells);
+	t->cells = NULL;
+	t->nrows = 0;
+}
+
 /* Text wrapped at width columns, each line indented. */
-static void print_wrapped(FILE *out, const char *text, const char *indent, size_t width)
+static void print_wrapped(FILE *out, const char *text, const char *indent, size_t cols)
 {
 	size_t col = 0;
 
 	while (*text) {
 		size_t w = strcspn(text, " ");
 
-		if (col && col + 1 + w > width) {
+		if (col && col + 1 + w > cols) {
 			fputc('\n', out);
 			col = 0;
 		}
@@ -194,172 +148,230 @@ static void print_wrapped(FILE *out, const char *text, const char *indent, size_
 	fputc('\n', out);
 }
 
-static void table_free(struct table *t)
+/* The reasons behind the not-comparable marks: each once, after the metrics it covers. */
+static void print_reasons(const struct analysis *an, FILE *out)
 {
-	for (size_t i = 0; i < t->nrows; i++) {
-		free(t->rows[i].label);
-		free(t->rows[i].metric);
-		free(t->rows[i].unit);
-		free(t->rows[i].better);
-		free(t->rows[i].vals);
-		free(t->rows[i].n);
+	const struct dataset *ds = an->ds;
+	_cleanup_free_ const char **done = xcalloc(an->nc + 1, sizeof(char *));
+	size_t ndone = 0;
+
+	for (size_t i = 0; i < an->nc; i++) {
+		const char *reason = an->c[i].reason;
+		bool seen = false;
+
+		if (an->c[i].verdict != VERDICT_NOT_COMPARABLE)
+			continue;
+		for (size_t j = 0; j < ndone; j++)
+			seen |= done[j] == reason;
+		if (seen)
+			continue;
+		done[ndone++] = reason;
+		if (ndone == 1)
+			fprintf(out, "\nn/c = not comparable across classic LRU and MGLRU on %s:\n",
+				*ds->release ? ds->release : "this kernel");
+		fprintf(out, "  -");
+		for (size_t j = i; j < an->nc; j++) {
+			bool dup = false;
+
+			if (an->c[j].reason != reason)
+				continue;
+			for (size_t k = i; k < j; k++)
+				dup |= an->c[k].reason == reason &&
+				       !strcmp(ds->rows[an->c[k].row].metric,
+					       ds->rows[an->c[j].row].metric);
+			if (!dup)
+				fprintf(out, " %s", ds->rows[an->c[j].row].metric);
+		}
+		fprintf(out, ":\n");
+		print_wrapped(out, reason, "      ", 96);
 	}
-	for (size_t i = 0; i < t->nv; i++) {
-		free(t->v[i].name);
-		free(t->v[i].lru);
+}
+
+static void verdict_header(const struct analysis *an, size_t cand, FILE *out)
+{
+	const struct dataset *ds = an->ds;
+	const struct ds_variant *b = &ds->v[ds->base], *c = &ds->v[cand];
+	size_t nreg = 0, nimp = 0, nsame = 0, nnc = 0, nfew = 0;
+
+	for (size_t i = 0; i < an->nc; i++) {
+		if (an->c[i].cand != cand)
+			continue;
+		nreg += an->c[i].verdict == VERDICT_REGRESSION;
+		nimp += an->c[i].verdict == VERDICT_IMPROVEMENT;
+		nsame += an->c[i].verdict == VERDICT_NO_CHANGE;
+		nnc += an->c[i].verdict == VERDICT_NOT_COMPARABLE;
+		nfew += an->c[i].verdict == VERDICT_TOO_FEW;
 	}
-	free(t->rows);
-	free(t->v);
-	free(t->release);
+	fprintf(out, "%s against %s (baseline): %zu regression%s, %zu improvement%s, %zu without "
+		     "significant change",
+		c->name, b->name, nreg, nreg == 1 ? "" : "s", nimp, nimp == 1 ? "" : "s", nsame);
+	if (nnc)
+		fprintf(out, ", %zu not comparable", nnc);
+	if (nfew)
+		fprintf(out, ", %zu with too few runs", nfew);
+	fprintf(out, "\n  runs measured: %s %d, %s %d", b->name, b->measured, c->name, c->measured);
+	if (b->warmup || c->warmup)
+		fprintf(out, " (warm-up excluded: %d, %d)", b->warmup, c->warmup);
+	if (b->failed || c->failed)
+		fprintf(out, " (failed, not averaged: %d, %d)", b->failed, c->failed);
+	fprintf(out, "\n");
+}
+
+void compare__verdicts(const struct analysis *an, const struct noise *nz, FILE *out)
+{
+	const struct dataset *ds = an->ds;
+	struct tbl t = { .ncol = nz ? 10 : 9, .align = "llrrrrlrlr" };
+	char pct[8];
+
+	if (ds->nv < 2) {
+		fprintf(out, "one variant only: nothing to compare\n");
+		return;
+	}
+	for (size_t cand = 0; cand < ds->nv; cand++) {
+		if (cand == ds->base)
+			continue;
+		verdict_header(an, cand, out);
+		fprintf(out, "\n");
+		{
+			_cleanup_free_ char *hb = xasprintf("%s*", ds->v[ds->base].name);
+
+			tbl_row(&t, "metric", "better", "n", hb, ds->v[cand].name, "change",
+				"95% CI", "q", "verdict", "MDE");
+		}
+		for (size_t i = 0; i < an->nc; i++) {
+			const struct comparison *c = &an->c[i];
+			const struct ds_row *r = &ds->rows[c->row];
+			const struct noise_row *nr = noise__find(nz, r->label);
+			char n[32], mb[40], mc[40], ch[16], lo[16], hi[16], ci[40], q[16], mde[16];
+
+			if (c->cand != cand || c->verdict == VERDICT_NO_DIRECTION)
+				continue;
+			snprintf(n, sizeof(n), "%zu/%zu", c->base.n, c->cur.n);
+			fmt_mean(mb, sizeof(mb), &c->base);
+			fmt_mean(mc, sizeof(mc), &c->cur);
+			fmt_pct(ch, sizeof(ch), c->change);
+			fmt_pct(lo, sizeof(lo), c->ci_lo);
+			fmt_pct(hi, sizeof(hi), c->ci_hi);
+			if (isnan(c->ci_lo))
+				snprintf(ci, sizeof(ci), "-");
+			else
+				snprintf(ci, sizeof(ci), "[%s, %s]", lo, hi);
+			fmt_p(q, sizeof(q), c->q);
+			fmt_pct(mde, sizeof(mde), nr ? noise__mde_at(nr, c->base.n < c->cur.n
+									? c->base.n
+									: c->cur.n)
+						   : NAN);
+			if (mde[0] == '+')
+				memmove(mde, mde + 1, strlen(mde));
+			tbl_row(&t, r->label, metric_better_name(r->better), n, mb, mc,
+				c->verdict == VERDICT_NOT_COMPARABLE ? "n/c" : ch, ci, q,
+				verdict_mark(c->verdict), mde);
+		}
+		tbl_print(&t, out);
+		fprintf(out, "\n");
+	}
+	snprintf(pct, sizeof(pct), "%.0f%%", 100 * an->o.min_effect);
+	fprintf(out, "* baseline. Means ±coefficient of variation; n = measured runs "
+		     "(baseline/candidate). change: relative\n"
+		     "change of the mean, 95%% CI by bootstrap (%u resamples, seed %llu). "
+		     "q: Welch's p adjusted by\n"
+		     "Benjamini-Hochberg over the %zu tests of this campaign. REGRESSION or "
+		     "improved: q <= %g\n"
+		     "and |change| >= %s in the metric's worse or better direction; ~ no "
+		     "significant change.\n",
+		an->o.resamples, (unsigned long long)an->o.seed, an->tests, an->o.alpha, pct);
+	if (nz)
+		fprintf(out, "MDE: the change an A/A campaign (%s) says these runs could detect "
+			     "(alpha 0.05, power 0.8).\n",
+			nz->source);
+	print_reasons(an, out);
+}
+
+void compare__table(const struct analysis *an, FILE *out)
+{
+	const struct dataset *ds = an->ds;
+	size_t base = ds->base;
+
+	fprintf(out, "%-44s %-7s %-6s", "metric", "unit", "better");
+	for (size_t i = 0; i < ds->nv; i++) {
+		char head[80];
+
+		snprintf(head, sizeof(head), "%s%s", ds->v[i].name, i == base ? "*" : "");
+		fprintf(out, " %20s", head);
+	}
+	fprintf(out, "  change vs %s\n", ds->v[base].name);
+	for (size_t ri = 0; ri < ds->nrows; ri++) {
+		const struct ds_row *row = &ds->rows[ri];
+
+		fprintf(out, "%-44s %-7s %-6s", row->label, row->unit,
+			metric_better_name(row->better));
+		for (size_t i = 0; i < ds->nv; i++) {
+			struct stats_summary s = { 0 };
+			char cell[64], num[24];
+
+			if (row->n[i])
+				stats__summary(ds_vals(ds, row, i), row->n[i], &s);
+			fmt_num(num, sizeof(num), row->n[i] ? s.mean : NAN);
+			if (row->n[i] > 1 && !isnan(s.cv))
+				snprintf(cell, sizeof(cell), "%s ±%.0f%% n=%zu", num, 100 * s.cv,
+					 row->n[i]);
+			else
+				snprintf(cell, sizeof(cell), "%s n=%zu", num, row->n[i]);
+			fprintf(out, " %20s", cell);
+		}
+		fprintf(out, " ");
+		for (size_t i = 0; i < an->nc; i++) {
+			const struct comparison *c = &an->c[i];
+			char ch[16];
+
+			if (c->row != ri)
+				continue;
+			fmt_pct(ch, sizeof(ch), c->change);
+			if (c->verdict == VERDICT_NOT_COMPARABLE)
+				fprintf(out, " (not comparable)");
+			else if (c->verdict == VERDICT_TOO_FEW || c->verdict == VERDICT_NO_DATA)
+				fprintf(out, " (n<2)");
+			else
+				fprintf(out, " %s", ch);
+		}
+		fputc('\n', out);
+	}
+	fprintf(out, "\n* baseline. Values: mean ±coefficient of variation over n measured runs; "
+		     "counters are increases over the run.\n");
+}
+
+void compare__noise(const struct noise *nz, FILE *out)
+{
+	fprintf(out, "Noise floor from the A/A campaign %s (one variant against itself):\n"
+		     "cv = run-to-run coefficient of variation; MDE = the smallest true change a\n"
+		     "two-sided test (alpha %g, power %g) detects with n runs a side.\n\n",
+		nz->source, NOISE_ALPHA, NOISE_POWER);
+	fprintf(out, "%-44s %4s %8s %10s %8s\n", "metric", "n", "cv", "A/A change", "MDE");
+	for (size_t i = 0; i < nz->nrows; i++) {
+		const struct noise_row *r = &nz->rows[i];
+		char ch[16], mde[16], cv[16];
+
+		fmt_pct(ch, sizeof(ch), r->change);
+		fmt_pct(mde, sizeof(mde), r->mde);
+		fmt_pct(cv, sizeof(cv), r->cv);
+		fprintf(out, "%-44s %4zu %8s %10s %8s\n", r->label, r->n, cv[0] == '+' ? cv + 1 : cv,
+			ch, mde[0] == '+' ? mde + 1 : mde);
+	}
 }
 
 int compare_print(struct store *st, FILE *out, const char *baseline)
 {
-	sqlite3 *db = store__db(st);
-	sqlite3_stmt *q = NULL;
-	struct table t = { 0 };
-	_cleanup_free_ char *base_meta = NULL;
-	size_t bi = 0;
-	int r = 0;
+	_cleanup_(analysis__freep) struct analysis *an = NULL;
+	_cleanup_(noise__freep) struct noise *nz = NULL;
+	struct verdict_opts o = VERDICT_OPTS_DEFAULT;
+	int r;
 
-	if (!baseline && store__meta_get(st, "plan.baseline", &base_meta) == 0)
-		baseline = base_meta;
-	if (sqlite3_prepare_v2(db,
-			       "SELECT v.id, v.name, v.lru_mode, "
-			       " (SELECT COUNT(*) FROM run WHERE variant_id = v.id) "
-			       "FROM variant v ORDER BY v.id",
-			       -1, &q, NULL) != SQLITE_OK)
-		return -EIO;
-	while (sqlite3_step(q) == SQLITE_ROW) {
-		t.v = xrealloc(t.v, t.nv + 1, sizeof(*t.v));
-		t.v[t.nv].id = sqlite3_column_int64(q, 0);
-		t.v[t.nv].name = xstrdup((const char *)sqlite3_column_text(q, 1));
-		t.v[t.nv].lru = xstrdup((const char *)sqlite3_column_text(q, 2));
-		if ((size_t)sqlite3_column_int64(q, 3) > t.maxruns)
-			t.maxruns = (size_t)sqlite3_column_int64(q, 3);
-		if (baseline && !strcmp(baseline, t.v[t.nv].name))
-			bi = t.nv;
-		t.nv++;
-	}
-	sqlite3_finalize(q);
-	if (!t.nv) {
-		fprintf(out, "no variants in this campaign\n");
-		return 0;
-	}
-
-	/* Completed runs only: failed runs are listed by the report, not averaged. */
-	if (sqlite3_prepare_v2(db,
-			       "SELECT r.id, r.variant_id, "
-			       " (SELECT value FROM run_prov WHERE run_id = r.id AND "
-			       "  key = 'guest.kernel_release') "
-			       "FROM run r WHERE r.status = 'completed' ORDER BY r.ord",
-			       -1, &q, NULL) != SQLITE_OK) {
-		table_free(&t);
-		return -EIO;
-	}
-	while (sqlite3_step(q) == SQLITE_ROW) {
-		int64_t vid = sqlite3_column_int64(q, 1);
-		const char *rel = (const char *)sqlite3_column_text(q, 2);
-
-		if (rel && *rel && !t.release)
-			t.release = xstrdup(rel);
-		for (size_t i = 0; i < t.nv; i++)
-			if (t.v[i].id == vid)
-				r = load_run(db, &t, i, sqlite3_column_int64(q, 0));
-		if (r < 0)
-			break;
-	}
-	sqlite3_finalize(q);
-
-	fprintf(out, "%-44s %-7s %-6s", "metric", "unit", "better");
-	for (size_t i = 0; i < t.nv; i++) {
-		char head[40];
-
-		snprintf(head, sizeof(head), "%s%s", t.v[i].name, i == bi ? "*" : "");
-		fprintf(out, " %20s", head);
-	}
-	fprintf(out, "  change vs %s\n", t.v[bi].name);
-	for (size_t ri = 0; ri < t.nrows; ri++) {
-		struct row *row = &t.rows[ri];
-		double bmean, bsd, bmn, bmx;
-		const char *reason = NULL;
-		bool comparable;
-
-		stats(&row->vals[bi * t.maxruns], row->n[bi], &bmean, &bsd, &bmn, &bmx);
-		comparable = metric__comparable(row->metric, t.release ? t.release : "", &reason);
-		fprintf(out, "%-44s %-7s %-6s", row->label, row->unit, row->better);
-		for (size_t i = 0; i < t.nv; i++) {
-			double mean, sd, mn, mx;
-			char cell[48], num[16];
-
-			stats(&row->vals[i * t.maxruns], row->n[i], &mean, &sd, &mn, &mx);
-			fmt_num(num, sizeof(num), mean);
-			if (row->n[i] > 1 && mean != 0)
-				snprintf(cell, sizeof(cell), "%s ±%.0f%% n=%d", num,
-					 100 * sd / fabs(mean), row->n[i]);
-			else
-				snprintf(cell, sizeof(cell), "%s n=%d", num, row->n[i]);
-			fprintf(out, " %20s", cell);
-		}
-		fprintf(out, "  ");
-		for (size_t i = 0; i < t.nv; i++) {
-			double mean, sd, mn, mx;
-
-			if (i == bi)
-				continue;
-			stats(&row->vals[i * t.maxruns], row->n[i], &mean, &sd, &mn, &mx);
-			if (strcmp(t.v[i].lru, t.v[bi].lru) && !comparable)
-				fprintf(out, " (not comparable)");
-			else if (row->n[i] < 2 || row->n[bi] < 2)
-				fprintf(out, " (n<2)");
-			else if (bmean == 0)
-				fprintf(out, " %s", mean == 0 ? "0" : "(base 0)");
-			else
-				fprintf(out, " %+.1f%%", 100 * (mean - bmean) / fabs(bmean));
-		}
-		fputc('\n', out);
-	}
-	/* The reasons behind the marks: each reason once, after the metrics it covers. */
-	{
-		bool cross = false;
-		const char **done = xcalloc(t.nrows + 1, sizeof(char *));
-		size_t ndone = 0;
-
-		for (size_t i = 0; i < t.nv; i++)
-			cross |= strcmp(t.v[i].lru, t.v[bi].lru) != 0;
-		for (size_t ri = 0; cross && ri < t.nrows; ri++) {
-			const char *reason = NULL, *other = NULL;
-			bool seen = false;
-
-			if (metric__comparable(t.rows[ri].metric, t.release ? t.release : "", &reason))
-				continue;
-			for (size_t j = 0; j < ndone; j++)
-				seen |= done[j] == reason;
-			if (seen)
-				continue;
-			done[ndone++] = reason;
-			if (ndone == 1)
-				fprintf(out, "\n(not comparable) across classic LRU and MGLRU on %s:\n",
-					t.release ? t.release : "this kernel");
-			fprintf(out, "  -");
-			for (size_t j = ri; j < t.nrows; j++) {
-				bool dup = false;
-
-				if (metric__comparable(t.rows[j].metric, t.release ? t.release : "",
-						       &other) || other != reason)
-					continue;
-				for (size_t k = ri; k < j; k++)
-					dup |= !strcmp(t.rows[k].metric, t.rows[j].metric);
-				if (!dup)
-					fprintf(out, " %s", t.rows[j].metric);
-			}
-			fprintf(out, ":\n");
-			print_wrapped(out, reason, "      ", 96);
-		}
-		free(done);
-	}
-	fprintf(out, "\n* baseline. Values: mean ±coefficient of variation over n completed runs; "
-		     "counters are deltas over the run.\n");
-	table_free(&t);
-	return r;
+	r = analysis__run(st, baseline, &o, &an);
+	if (r < 0)
+		return r;
+	noise__load(st, &nz);
+	compare__verdicts(an, nz, out);
+	fprintf(out, "\n");
+	compare__table(an, out);
+	return (int)an->regressions;
 }

@@ -1,20 +1,43 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The comparison table: per workload result and key reclaim counter (deltas
- * over each run), the mean per variant with n and spread, and the relative
- * change against the baseline variant. Honest by construction: n is shown,
- * no change is computed where a side has n < 2, and a metric whose meaning
- * differs between classic LRU and MGLRU gets no cross-LRU change, only a mark
- * and the reason.
+ * The comparison as fixed-width text, fit for a terminal, a mailing list or
+ * a cover letter: first the verdict table of every candidate against the
+ * baseline (metrics with a better direction: change, 95% interval, adjusted
+ * p-value, verdict, and the minimum detectable effect when noise figures are
+ * known), then the full table of means per variant. Honest by construction:
+ * n is shown, nothing is decided where a side has n < 2, and a metric whose
+ * meaning differs between classic LRU and MGLRU gets no cross-LRU change,
+ * only a mark and the reason.
  */
 #ifndef LRUBENCH_COMPARE_H
 #define LRUBENCH_COMPARE_H
 
+#include <stddef.h>
 #include <stdio.h>
 
+struct analysis;
+struct noise;
 struct store;
 
-/* Print the table for the campaign in st; baseline NULL = the plan's. */
+/* The verdict table (nz may be NULL). */
+void compare__verdicts(const struct analysis *an, const struct noise *nz, FILE *out);
+/* The table of every row: mean, spread and n per variant, change per candidate. */
+void compare__table(const struct analysis *an, FILE *out);
+/* The noise figures of an A/A campaign: cv, A/A change and MDE per metric. */
+void compare__noise(const struct noise *nz, FILE *out);
+
+/*
+ * Analyse the campaign in st with the default options and print both
+ * tables; baseline NULL = the plan's. Returns the number of regressions
+ * found, or -errno.
+ */
 int compare_print(struct store *st, FILE *out, const char *baseline);
+
+/* Number formats shared by the reports: at most 9 columns ("123456789", "12.3M"). */
+void fmt_num(char *buf, size_t len, double x);
+/* A relative change as "+11.8%", "-0.3%", "+250%", "+inf"; "-" for NAN. */
+void fmt_pct(char *buf, size_t len, double x);
+/* An adjusted p-value: "0.031", "<0.001", "-". */
+void fmt_p(char *buf, size_t len, double p);
 
 #endif

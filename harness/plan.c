@@ -119,6 +119,8 @@ static int campaign_key(struct parser *ps, const char *k, const char *v)
 	}
 	if (!strcmp(k, "retries"))
 		return set_int(ps, &p->retries, k, v, 0, 10);
+	if (!strcmp(k, "warmup"))
+		return set_int(ps, &p->warmup, k, v, 0, 999);
 	if (!strcmp(k, "seed"))
 		return parse_u64(v, &p->seed) < 0 ? fail(ps, "bad seed '%s'", v) : 0;
 	if (!strcmp(k, "interval")) {
@@ -165,6 +167,37 @@ static int guest_key(struct parser *ps, const char *k, const char *v)
 	return fail(ps, "unknown key '%s' in [guest]", k);
 }
 
+/* A memcg control file and its value; *ret is what is written to the file (sizes in bytes). */
+static int memcg_file(struct parser *ps, const char *k, const char *v, char **ret)
+{
+	static const char *const sizes[] = { "memory.max", "memory.high", "memory.low",
+					     "memory.min", "memory.swap.max", "memory.swap.high",
+					     NULL };
+	uint64_t bytes;
+
+	for (size_t i = 0; sizes[i]; i++) {
+		if (strcmp(k, sizes[i]))
+			continue;
+		if (!strcmp(v, "max")) {
+			*ret = xstrdup("max");
+			return 0;
+		}
+		if (parse_size(v, &bytes) < 0)
+			return fail(ps, "bad size '%s' for '%s' (e.g. 256M, or max)", v, k);
+		*ret = xasprintf("%llu", (unsigned long long)bytes);
+		return 0;
+	}
+	if (!strcmp(k, "memory.swappiness") || !strcmp(k, "memory.oom.group")) {
+		int64_t x;
+
+		if (parse_i64(v, &x) < 0 || x < 0 || x > 200)
+			return fail(ps, "bad value '%s' for '%s'", v, k);
+		*ret = xstrdup(v);
+		return 0;
+	}
+	return -ENOENT;
+}
+
 static int variant_key(struct parser *ps, const char *k, const char *v)
 {
 	struct plan_variant *var = &ps->p->variants[ps->p->nvariants - 1];
@@ -203,43 +236,55 @@ static int variant_key(struct parser *ps, const char *k, const char *v)
 		kv_add(&var->sysctls, &var->nsysctls, path, v);
 		return 0;
 	}
+	if (!strncmp(k, "memcg.", 6)) {
+		/* memcg.NAME.FILE: a memcg name may hold dots, a file starts "memory." */
+		const char *file = strstr(k + 6, ".memory.");
+		_cleanup_free_ char *val = NULL, *name = NULL;
+		int r;
+
+		if (!file || file == k + 6)
+			return fail(ps, "bad key '%s' (memcg.NAME.memory.FILE)", k);
+		name = strndup(k + 6, (size_t)(file - (k + 6)));
+		if (!name_ok(name))
+			return fail(ps, "bad memcg name in '%s'", k);
+		r = memcg_file(ps, file + 1, v, &val);
+		if (r == -ENOENT)
+			return fail(ps, "unknown memcg file '%s' in '%s'", file + 1, k);
+		if (r < 0)
+			return r;
+		kv_add(&var->memcg_files, &var->nmemcg_files, k + 6, val);
+		return 0;
+	}
 	return fail(ps, "unknown key '%s' in [variant %s]", k, var->name);
+}
+
+const char *plan_variant_memcg(const struct plan_variant *v, const char *memcg, const char *file)
+{
+	size_t len = strlen(memcg);
+
+	for (size_t i = v->nmemcg_files; i-- > 0;) {
+		const char *k = v->memcg_files[i].key;
+
+		if (!strncmp(k, memcg, len) && k[len] == '.' && !strcmp(k + len + 1, file))
+			return v->memcg_files[i].value;
+	}
+	return NULL;
 }
 
 static int memcg_key(struct parser *ps, const char *k, const char *v)
 {
 	struct plan_memcg *m = &ps->p->memcgs[ps->p->nmemcgs - 1];
-	static const char *const sizes[] = { "memory.max", "memory.high", "memory.low",
-					     "memory.min", "memory.swap.max", "memory.swap.high",
-					     NULL };
-	uint64_t bytes;
+	_cleanup_free_ char *val = NULL;
+	int r = memcg_file(ps, k, v, &val);
 
-	for (size_t i = 0; sizes[i]; i++) {
-		char buf[32];
-
-		if (strcmp(k, sizes[i]))
-			continue;
-		if (!strcmp(v, "max")) {
-			kv_add(&m->files, &m->nfiles, k, "max");
-			return 0;
-		}
-		if (parse_size(v, &bytes) < 0)
-			return fail(ps, "bad size '%s' for '%s' (e.g. 256M, or max)", v, k);
-		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)bytes);
-		kv_add(&m->files, &m->nfiles, k, buf);
-		if (!strcmp(k, "memory.max"))
-			m->max_bytes = bytes;
-		return 0;
-	}
-	if (!strcmp(k, "memory.swappiness") || !strcmp(k, "memory.oom.group")) {
-		int64_t x;
-
-		if (parse_i64(v, &x) < 0 || x < 0 || x > 200)
-			return fail(ps, "bad value '%s' for '%s'", v, k);
-		kv_add(&m->files, &m->nfiles, k, v);
-		return 0;
-	}
-	return fail(ps, "unknown key '%s' in [memcg %s]", k, m->name);
+	if (r == -ENOENT)
+		return fail(ps, "unknown key '%s' in [memcg %s]", k, m->name);
+	if (r < 0)
+		return r;
+	kv_add(&m->files, &m->nfiles, k, val);
+	if (!strcmp(k, "memory.max") && strcmp(val, "max"))
+		parse_u64(val, &m->max_bytes);
+	return 0;
 }
 
 static int workload_key(struct parser *ps, const char *k, const char *v)
@@ -378,6 +423,26 @@ static int plan_finish(struct parser *ps)
 			return fail(ps, "baseline '%s' is not a variant", p->baseline);
 	} else {
 		p->baseline = xstrdup(p->variants[0].name);
+	}
+	if (p->warmup >= p->repetitions)
+		return fail(ps, "warmup %d leaves none of the %d repetitions measured", p->warmup,
+			    p->repetitions);
+	for (size_t i = 0; i < p->nvariants; i++) {
+		const struct plan_variant *v = &p->variants[i];
+
+		for (size_t j = 0; j < v->nmemcg_files; j++) {
+			bool found = false;
+
+			for (size_t k = 0; k < p->nmemcgs; k++) {
+				size_t len = strlen(p->memcgs[k].name);
+
+				found |= !strncmp(v->memcg_files[j].key, p->memcgs[k].name, len) &&
+					 !strncmp(v->memcg_files[j].key + len, ".memory.", 8);
+			}
+			if (!found)
+				return fail(ps, "[variant %s] memcg.%s: no such [memcg]", v->name,
+					    v->memcg_files[j].key);
+		}
 	}
 	for (size_t i = 0; i < p->nworkloads; i++) {
 		struct plan_workload *w = &p->workloads[i];
@@ -539,6 +604,7 @@ void plan__free(struct plan *p)
 		free(v->modules);
 		free(v->lru);
 		kv_free(v->sysctls, v->nsysctls);
+		kv_free(v->memcg_files, v->nmemcg_files);
 	}
 	for (size_t i = 0; i < p->nmemcgs; i++) {
 		free(p->memcgs[i].name);

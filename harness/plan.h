@@ -2,9 +2,10 @@
 /*
  * Plans: INI files in the spirit of fio job files (the files in workloads/plans/).
  *
- *   [campaign]        name, repetitions, seed, interval, timeout, baseline, retries
+ *   [campaign]        name, repetitions, seed, interval, timeout, baseline, retries, warmup
  *   [guest]           memory, cpus, swap, swap_size, zram_comp, thp, cmdline
- *   [variant NAME]    kernel, lru, min_ttl_ms, sysctl.<path>, config, modules
+ *   [variant NAME]    kernel, lru, min_ttl_ms, sysctl.<path>, config, modules,
+ *                     memcg.<memcg>.<file> (this variant's value of a [memcg] control file)
  *   [memcg NAME]      any memory.* control file, e.g. memory.max = 256M
  *   [workload NAME]   type (a catalogue workload), memcg, start, then its parameters
  *
@@ -33,6 +34,10 @@ struct plan_variant {
 	int64_t min_ttl_ms;   /* -1 = leave the kernel's default */
 	struct kv *sysctls;   /* key "vm/swappiness" */
 	size_t nsysctls;
+	/* Overrides of [memcg] control files for this variant, key "MEMCG.FILE"
+	 * (wl.memory.max); relative workload sizes still follow the [memcg]. */
+	struct kv *memcg_files;
+	size_t nmemcg_files;
 };
 
 struct plan_memcg {
@@ -57,6 +62,7 @@ struct plan {
 	char *name;
 	int repetitions;
 	int retries; /* re-runs of a run whose infrastructure failed */
+	int warmup;  /* first repetitions of each variant run but excluded from statistics */
 	uint64_t seed;
 	uint64_t interval_ms;
 	uint64_t timeout_ms;
@@ -81,6 +87,9 @@ int plan__parse(const char *path, const char *text, struct plan **ret, char **re
 int plan__load(const char *path, struct plan **ret, char **ret_err);
 void plan__free(struct plan *p);
 void plan__freep(struct plan **p);
+
+/* The variant's value for a memcg control file, or NULL to keep the [memcg] one. */
+const char *plan_variant_memcg(const struct plan_variant *v, const char *memcg, const char *file);
 
 /* Resolve an LRU mode name: classic = 0, mglru = 0x0007, or a number <= 0x7. */
 int lru_mode_parse(const char *s, unsigned *ret);

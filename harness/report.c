@@ -1,91 +1,288 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "report.h"
+/*
+ * The report directory: gathers the analysis, the noise figures, the runs
+ * and the provenance once, renders the plots, then lets each writer format
+ * them; report.md is written here.
+ */
 #include "compare.h"
+#include "report-priv.h"
 #include "store.h"
 #include "util.h"
 
+#include <math.h>
 #include <sqlite3.h>
 #include <string.h>
 
-static const char *col(sqlite3_stmt *q, int i)
+const struct prov_key report_prov_keys[] = {
+	{ "kernel.release", "kernel release" },
+	{ "kernel.version", "kernel version string" },
+	{ "kernel.sha256", "kernel image sha256" },
+	{ "kernel.source", "where the kernel came from" },
+	{ "kernel.config_sha256", "kernel .config sha256" },
+	{ "guest.kernel_release", "release the guest reported" },
+	{ "guest.image_sha256", "guest image (initramfs) sha256" },
+	{ "cmdline", "kernel command line" },
+	{ "lru.mode", "LRU mode" },
+	{ "lru.enabled", "/sys/kernel/mm/lru_gen/enabled" },
+	{ "guest.conf.lru_gen/enabled", "lru_gen/enabled read back in the guest" },
+	{ "guest.conf.lru_gen/min_ttl_ms", "min_ttl_ms read back in the guest" },
+	{ "accel", "accelerator" },
+	{ "accel.why", "why this accelerator" },
+	{ "host", "host" },
+	{ "host.kernel", "host kernel" },
+	{ "lrubench.version", "lrubench version" },
+	{ "agent.version", "guest agent version" },
+	{ "qemu.argv", "QEMU command" },
+};
+const size_t report_prov_nkeys = ARRAY_SIZE(report_prov_keys);
+
+static char *col_dup(sqlite3_stmt *q, int i)
 {
 	const char *s = (const char *)sqlite3_column_text(q, i);
 
-	return s ? s : "";
+	return xstrdup(s ? s : "");
 }
 
-static void runs_table(sqlite3 *db, FILE *f)
+const char *report_prov(const struct report *rp, const char *variant, const char *key)
 {
+	for (size_t i = 0; i < rp->nprov; i++)
+		if (!strcmp(rp->prov[i].variant, variant) && !strcmp(rp->prov[i].key, key))
+			return rp->prov[i].value;
+	return NULL;
+}
+
+static int load_runs(struct report *rp)
+{
+	sqlite3 *db = store__db(rp->st);
 	sqlite3_stmt *q = NULL;
 
-	fprintf(f, "## Runs\n\n```\n%-4s %-12s %-4s %-16s %-7s %-5s %s\n", "run", "variant", "rep",
-		"status", "samples", "accel", "reason");
 	if (sqlite3_prepare_v2(db,
-			       "SELECT r.id, v.name, r.rep, r.status, "
+			       "SELECT r.id, v.name, r.rep, r.status, COALESCE(r.reason, ''), "
 			       " (SELECT COUNT(*) FROM sample WHERE run_id = r.id), "
 			       " (SELECT value FROM run_prov WHERE run_id = r.id AND key = 'accel'), "
-			       " r.reason FROM run r JOIN variant v ON v.id = r.variant_id "
-			       "ORDER BY r.ord",
+			       " (r.ended_ns - r.started_ns) / 1e9 "
+			       "FROM run r JOIN variant v ON v.id = r.variant_id ORDER BY r.ord",
 			       -1, &q, NULL) != SQLITE_OK)
-		return;
-	while (sqlite3_step(q) == SQLITE_ROW)
-		fprintf(f, "%-4s %-12s %-4d %-16s %-7s %-5s %s\n", col(q, 0), col(q, 1),
-			sqlite3_column_int(q, 2) + 1, col(q, 3), col(q, 4), col(q, 5), col(q, 6));
+		return -EIO;
+	while (sqlite3_step(q) == SQLITE_ROW) {
+		struct report_run *r;
+
+		rp->runs = xrealloc(rp->runs, rp->nruns + 1, sizeof(*rp->runs));
+		r = &rp->runs[rp->nruns++];
+		*r = (struct report_run){
+			.id = sqlite3_column_int64(q, 0),
+			.variant = col_dup(q, 1),
+			.rep = sqlite3_column_int(q, 2),
+			.status = col_dup(q, 3),
+			.reason = col_dup(q, 4),
+			.samples = sqlite3_column_int64(q, 5),
+			.accel = col_dup(q, 6),
+			.wall_s = sqlite3_column_type(q, 7) == SQLITE_NULL ? NAN
+									    : sqlite3_column_double(q, 7),
+		};
+		r->warmup = r->rep < rp->an->ds->warmup;
+	}
 	sqlite3_finalize(q);
+
+	/* provenance of each variant: its first run that has any */
+	if (sqlite3_prepare_v2(db,
+			       "SELECT v.name, p.key, p.value FROM variant v JOIN run_prov p ON "
+			       "p.run_id = (SELECT MIN(run_id) FROM run_prov WHERE run_id IN "
+			       "(SELECT id FROM run WHERE variant_id = v.id)) ORDER BY v.id",
+			       -1, &q, NULL) != SQLITE_OK)
+		return -EIO;
+	while (sqlite3_step(q) == SQLITE_ROW) {
+		rp->prov = xrealloc(rp->prov, rp->nprov + 1, sizeof(*rp->prov));
+		rp->prov[rp->nprov++] = (struct report_kv){
+			.variant = col_dup(q, 0), .key = col_dup(q, 1), .value = col_dup(q, 2)
+		};
+	}
+	sqlite3_finalize(q);
+	return 0;
+}
+
+static void report_clear(struct report *rp)
+{
+	for (size_t i = 0; i < rp->nruns; i++) {
+		free(rp->runs[i].variant);
+		free(rp->runs[i].status);
+		free(rp->runs[i].reason);
+		free(rp->runs[i].accel);
+	}
+	for (size_t i = 0; i < rp->nprov; i++) {
+		free(rp->prov[i].variant);
+		free(rp->prov[i].key);
+		free(rp->prov[i].value);
+	}
+	free(rp->runs);
+	free(rp->prov);
+	analysis__free(rp->an);
+	noise__free(rp->nz);
+	plot_set__clear(&rp->plots);
+	free(rp->campaign);
+	free(rp->version);
+	free(rp->created);
+	free(rp->plan_path);
+	free(rp->plan_text);
+	free(rp->qemu_version);
+}
+
+static void md_noise(const struct report *rp, FILE *f)
+{
+	fprintf(f, "## Noise floor\n\n```\n");
+	compare__noise(rp->nz, f);
 	fprintf(f, "```\n\n");
 }
 
-static void provenance(sqlite3 *db, FILE *f)
+static int write_md(const struct report *rp, const char *path)
 {
-	static const char *const keys[] = { "kernel.release", "kernel.sha256", "kernel.source",
-					    "kernel.config_sha256", "guest.image_sha256",
-					    "cmdline", "lru.enabled", "accel", "accel.why",
-					    "qemu.argv", "host", "lrubench.version" };
-	sqlite3_stmt *q = NULL;
+	_cleanup_fclose_ FILE *f = fopen(path, "we");
+	const struct dataset *ds = rp->an->ds;
 
-	fprintf(f, "## Provenance (first run of each variant)\n\n");
-	if (sqlite3_prepare_v2(db,
-			       "SELECT v.name, p.key, p.value FROM variant v "
-			       "JOIN run_prov p ON p.run_id = (SELECT MIN(id) FROM run "
-			       "  WHERE variant_id = v.id) "
-			       "WHERE p.key = ? ORDER BY v.id",
-			       -1, &q, NULL) != SQLITE_OK)
-		return;
-	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
-		sqlite3_reset(q);
-		sqlite3_bind_text(q, 1, keys[i], -1, SQLITE_STATIC);
-		while (sqlite3_step(q) == SQLITE_ROW)
-			fprintf(f, "- %s, `%s`: `%s`\n", col(q, 0), col(q, 1), col(q, 2));
+	if (!f)
+		return -errno;
+	fprintf(f, "# lrubench campaign %s\n\n", rp->campaign);
+	fprintf(f, "Database `%s`; report by lrubench %s (campaign run by %s).\n\n",
+		rp->o->db_path, LRUBENCH_VERSION, rp->version);
+	fprintf(f, "## Verdicts\n\n```\n");
+	compare__verdicts(rp->an, rp->nz, f);
+	fprintf(f, "```\n\n## Comparison\n\n```\n");
+	compare__table(rp->an, f);
+	fprintf(f, "```\n\n");
+	if (rp->nz)
+		md_noise(rp, f);
+	fprintf(f, "## Plots\n\n");
+	if (rp->plots_rc == -ENOENT)
+		fprintf(f, "gnuplot was not found: no plots.\n\n");
+	for (size_t i = 0; i < rp->plots.n; i++)
+		fprintf(f, "- `plots/%s.{png,svg,pdf}`: %s\n", rp->plots.img[i].name,
+			rp->plots.img[i].title);
+	if (rp->plots.failed)
+		fprintf(f, "- %zu plot(s) failed; the first: %s\n", rp->plots.failed,
+			rp->plots.first_error);
+	fprintf(f, "\n## Runs\n\n```\n%-5s %-16s %-4s %-16s %7s %8s %-5s %s\n", "run", "variant",
+		"rep", "status", "samples", "wall s", "accel", "note");
+	for (size_t i = 0; i < rp->nruns; i++) {
+		const struct report_run *r = &rp->runs[i];
+
+		fprintf(f, "%-5lld %-16s %-4d %-16s %7lld %8.1f %-5s %s%s\n", (long long)r->id,
+			r->variant, r->rep + 1, r->status, (long long)r->samples, r->wall_s,
+			r->accel, r->warmup ? "warm-up (not measured) " : "", r->reason);
 	}
-	sqlite3_finalize(q);
-	fprintf(f, "\n");
+	fprintf(f, "```\n\n## Provenance (first run of each variant)\n\n");
+	for (size_t v = 0; v < ds->nv; v++) {
+		fprintf(f, "### %s\n\n- variant: kernel `%s`, LRU `%s`, knobs `%s`\n",
+			ds->v[v].name, ds->v[v].kernel, ds->v[v].lru, ds->v[v].knobs);
+		for (size_t k = 0; k < report_prov_nkeys; k++) {
+			const char *val = report_prov(rp, ds->v[v].name, report_prov_keys[k].key);
+
+			if (val && *val)
+				fprintf(f, "- %s (`%s`): `%s`\n", report_prov_keys[k].what,
+					report_prov_keys[k].key, val);
+		}
+		fprintf(f, "\n");
+	}
+	fprintf(f, "QEMU: %s. Plan: `%s`.\n", rp->qemu_version, rp->plan_path);
+	return fflush(f) != 0 ? -errno : 0;
+}
+
+static int write_file_with(const struct report *rp, const char *path,
+			   int (*fn)(const struct report *, FILE *))
+{
+	_cleanup_fclose_ FILE *f = fopen(path, "we");
+	int r;
+
+	if (!f)
+		return -errno;
+	r = fn(rp, f);
+	if (r < 0)
+		return r;
+	return fflush(f) != 0 ? -errno : 0;
+}
+
+static void meta_or(struct store *st, const char *key, const char *def, char **ret)
+{
+	if (store__meta_get(st, key, ret) < 0)
+		*ret = xstrdup(def);
+}
+
+static int import_noise(struct store *st, const char *path)
+{
+	_cleanup_(store__closep) struct store *aa = NULL;
+	_cleanup_(noise__freep) struct noise *nz = NULL;
+	int r;
+
+	if (access(path, R_OK) < 0)
+		return -errno;
+	r = store__open(path, &aa);
+	if (r < 0)
+		return r;
+	r = noise__load(aa, &nz);
+	if (r < 0)
+		return r;
+	return noise__store(st, nz);
+}
+
+int report__write(struct store *st, const struct report_opts *o, size_t *ret_regressions)
+{
+	struct report rp = { .st = st, .o = o };
+	_cleanup_free_ char *md = xasprintf("%s/report.md", o->dir);
+	_cleanup_free_ char *html = xasprintf("%s/index.html", o->dir);
+	_cleanup_free_ char *plots = xasprintf("%s/plots", o->dir);
+	int r;
+
+	r = mkdir_p(o->dir);
+	if (r < 0)
+		return r;
+	if (o->noise_db) {
+		r = import_noise(st, o->noise_db);
+		if (r < 0) {
+			log_err("--noise %s: no noise figures (%s)", o->noise_db, strerror(-r));
+			return r;
+		}
+	}
+	r = analysis__run(st, o->baseline, &o->vo, &rp.an);
+	if (r < 0)
+		return r;
+	r = noise__update(st, rp.an);
+	if (r < 0)
+		log_warn("noise figures not stored: %s", strerror(-r));
+	noise__load(st, &rp.nz);
+	meta_or(st, "campaign", "campaign", &rp.campaign);
+	meta_or(st, "lrubench.version", "unknown", &rp.version);
+	meta_or(st, "created", "", &rp.created);
+	meta_or(st, "plan.path", "", &rp.plan_path);
+	meta_or(st, "plan.text", "", &rp.plan_text);
+	meta_or(st, "qemu.version", "unknown", &rp.qemu_version);
+	r = load_runs(&rp);
+	if (r < 0)
+		goto out;
+	if (!o->no_plots)
+		rp.plots_rc = plot__all(store__db(st), rp.an, plots, &rp.plots);
+	else
+		rp.plots_rc = -ECANCELED;
+	if (rp.plots.failed)
+		log_warn("%zu plot(s) failed, the first: %s", rp.plots.failed,
+			 rp.plots.first_error);
+	if (rp.plots_rc == -ENOENT)
+		log_warn("gnuplot not found: the report has no plots");
+	r = write_md(&rp, md);
+	if (r == 0)
+		r = write_file_with(&rp, html, report_html);
+	if (r == 0 && o->junit)
+		r = write_file_with(&rp, o->junit, report_junit);
+	if (r == 0 && o->json)
+		r = write_file_with(&rp, o->json, report_json);
+	if (r == 0 && ret_regressions)
+		*ret_regressions = rp.an->regressions;
+out:
+	report_clear(&rp);
+	return r;
 }
 
 int report_write(struct store *st, const char *db_path, const char *dir)
 {
-	_cleanup_free_ char *md = xasprintf("%s/report.md", dir);
-	_cleanup_free_ char *campaign = NULL, *version = NULL;
-	_cleanup_fclose_ FILE *f = NULL;
-	sqlite3 *db = store__db(st);
-	int r;
+	struct report_opts o = { .db_path = db_path, .dir = dir, .vo = VERDICT_OPTS_DEFAULT };
 
-	r = mkdir_p(dir);
-	if (r < 0)
-		return r;
-	f = fopen(md, "w");
-	if (!f)
-		return -errno;
-	store__meta_get(st, "campaign", &campaign);
-	store__meta_get(st, "lrubench.version", &version);
-	fprintf(f, "# lrubench campaign %s\n\n", campaign ? campaign : "?");
-	fprintf(f, "Database: `%s`. Produced by lrubench %s.\n\n", db_path,
-		version ? version : LRUBENCH_VERSION);
-	fprintf(f, "## Comparison\n\n```\n");
-	r = compare_print(st, f, NULL);
-	fprintf(f, "```\n\n");
-	runs_table(db, f);
-	provenance(db, f);
-	if (fflush(f) != 0)
-		return -errno;
-	return r;
+	return report__write(st, &o, NULL);
 }

@@ -288,7 +288,7 @@ int stats__bootstrap_rel_change(const double *a, size_t na, const double *b, siz
 			sb += b[gsl_rng_uniform_int(rng, nb)];
 		if (sa == 0)
 			continue;
-		rel[kept++] = (sb / (double)nb) / (sa / (double)na) - 1;
+		rel[kept++] = (sb / (double)nb - sa / (double)na) / fabs(sa / (double)na);
 	}
 	gsl_rng_free(rng);
 	if (!kept)

@@ -60,7 +60,7 @@ int stats__mann_whitney_normal(const double *a, size_t na, const double *b, size
 int stats__u_cdf(const double *pooled, size_t n, size_t n1, double u, double *ret);
 
 /*
- * Percentile bootstrap interval of mean(b) / mean(a) - 1 at the given level
+ * Percentile bootstrap interval of (mean(b) - mean(a)) / |mean(a)| at the given level
  * (0.95): resamples drawn with GSL's MT19937 from seed, so the same inputs
  * and seed give the same interval on every machine. Resamples whose baseline
  * mean is 0 are dropped; -EDOM if all are.

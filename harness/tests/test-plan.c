@@ -16,6 +16,7 @@ static const char good[] = "# comment\n"
 			   "repetitions = 3\n"
 			   "interval = 100ms\n"
 			   "baseline = mg\n"
+			   "warmup = 1\n"
 			   "[guest]\n"
 			   "memory = 2G\n"
 			   "swap_size = 512M\n"
@@ -25,6 +26,8 @@ static const char good[] = "# comment\n"
 			   "[variant mg]\n"
 			   "lru = mglru\n"
 			   "min_ttl_ms = 1000\n"
+			   "memcg.wl.memory.max = 128M\n"
+			   "memcg.wl.memory.swap.max = max\n"
 			   "[memcg wl]\n"
 			   "memory.max = 256M\n"
 			   "memory.high = max\n"
@@ -65,6 +68,14 @@ static void test_valid_plan(void **state)
 	/* 2.5 x 256 MiB, resolved to bytes */
 	assert_string_equal(p->workloads[0].params[0].key, "size");
 	assert_string_equal(p->workloads[0].params[0].value, "671088640");
+	assert_int_equal(p->warmup, 1);
+	/* the variant's own memcg values; relative sizes still follow [memcg wl] */
+	assert_int_equal(p->variants[0].nmemcg_files, 0);
+	assert_null(plan_variant_memcg(&p->variants[0], "wl", "memory.max"));
+	assert_string_equal(plan_variant_memcg(&p->variants[1], "wl", "memory.max"), "134217728");
+	assert_string_equal(plan_variant_memcg(&p->variants[1], "wl", "memory.swap.max"), "max");
+	assert_null(plan_variant_memcg(&p->variants[1], "wl", "memory.high"));
+	assert_null(plan_variant_memcg(&p->variants[1], "w", "memory.max"));
 	plan__free(p);
 }
 
@@ -105,6 +116,18 @@ static const struct {
 	{ "[variant a]\n[variant a]\n", "bad.ini:2: duplicate [variant a]" },
 	{ "[memcg m]\nmemory.max = lots\n",
 	  "bad.ini:2: bad size 'lots' for 'memory.max' (e.g. 256M, or max)" },
+	{ "[campaign]\nrepetitions = 2\nwarmup = 2\n[variant a]\n[workload w]\ntype = anon-zipf\n"
+	  "memcg = m\nsize = 1M\n[memcg m]\n",
+	  "bad.ini:0: warmup 2 leaves none of the 2 repetitions measured" },
+	{ "[variant a]\nmemcg.m.memory.max = lots\n",
+	  "bad.ini:2: bad size 'lots' for 'memory.max' (e.g. 256M, or max)" },
+	{ "[variant a]\nmemcg.m.memory.pressure = 1\n",
+	  "bad.ini:2: unknown memcg file 'memory.pressure' in 'memcg.m.memory.pressure'" },
+	{ "[variant a]\nmemcg.memory.max = 1M\n",
+	  "bad.ini:2: bad key 'memcg.memory.max' (memcg.NAME.memory.FILE)" },
+	{ "[variant a]\nmemcg.n.memory.max = 1M\n[memcg m]\n[workload w]\ntype = anon-zipf\n"
+	  "memcg = m\nsize = 1M\n",
+	  "bad.ini:0: [variant a] memcg.n.memory.max: no such [memcg]" },
 };
 
 static void test_bad_plans(void **state)

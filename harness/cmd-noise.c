@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lrubench noise PLAN: the A/A campaign of a plan (noise.h). It runs like
+ * 'lrubench run' on the plan's A/A form, its report carries the noise
+ * figures, and they are printed at the end.
+ */
+#include "campaign.h"
+#include "cmd.h"
+#include "compare.h"
+#include "noise.h"
+#include "plan.h"
+#include "store.h"
+#include "util.h"
+
+#include <getopt.h>
+#include <string.h>
+#include <time.h>
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: lrubench noise PLAN [options]\n"
+		"  runs one variant of PLAN against itself (A/A), interleaved, at the plan's\n"
+		"  repetitions, and reports each metric's noise floor and minimum detectable effect\n"
+		"  --variant NAME       the variant (default: the plan's baseline)\n"
+		"  --reps N             repetitions per side (overrides the plan)\n"
+		"  --kernel BZIMAGE     run on this kernel instead of the plan's\n"
+		"  --config FILE, --modules DIR, --accel auto|kvm|tcg, --timeout DURATION\n"
+		"  --db FILE            the campaign database (default results/NAME-noise-TIME.db)\n"
+		"  Reports of other campaigns quote the figures with: lrubench report DB --noise "
+		"AA.db\n");
+}
+
+int cmd_noise(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "variant", required_argument, NULL, 'V' },
+		{ "reps", required_argument, NULL, 'r' },
+		{ "kernel", required_argument, NULL, 'k' },
+		{ "config", required_argument, NULL, 'c' },
+		{ "modules", required_argument, NULL, 'm' },
+		{ "accel", required_argument, NULL, 'a' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "db", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	struct campaign_opts o = {
+		.accel = "auto",
+		.results_dir = path_results(),
+		.reports_dir = path_reports(),
+		.build_dir = path_build(),
+		.kernel_cache = path_kernel_cache(),
+	};
+	_cleanup_(plan__freep) struct plan *plan = NULL;
+	_cleanup_(store__closep) struct store *st = NULL;
+	_cleanup_(noise__freep) struct noise *nz = NULL;
+	_cleanup_free_ char *err = NULL, *db = NULL, *variant = NULL;
+	const char *want = NULL;
+	int c, r;
+
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		int64_t n;
+
+		switch (c) {
+		case 'V':
+			want = optarg;
+			break;
+		case 'r':
+			if (parse_i64(optarg, &n) < 0 || n < 2 || n > 1000) {
+				log_err("--reps: bad value '%s' (2..1000)", optarg);
+				return 2;
+			}
+			o.repetitions = (int)n;
+			break;
+		case 'k':
+			o.kernel = optarg;
+			break;
+		case 'c':
+			o.config = optarg;
+			break;
+		case 'm':
+			o.modules = optarg;
+			break;
+		case 'a':
+			if (strcmp(optarg, "auto") && strcmp(optarg, "kvm") && strcmp(optarg, "tcg")) {
+				log_err("--accel: bad value '%s' (auto, kvm or tcg)", optarg);
+				return 2;
+			}
+			o.accel = optarg;
+			break;
+		case 't':
+			if (parse_duration_ms(optarg, &o.timeout_ms) < 0) {
+				log_err("--timeout: bad duration '%s'", optarg);
+				return 2;
+			}
+			break;
+		case 'd':
+			o.db_path = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind + 1 != argc) {
+		usage(stderr);
+		return 2;
+	}
+	if (plan__load(argv[optind], &plan, &err) < 0) {
+		log_err("%s", err);
+		return 2;
+	}
+	variant = xstrdup(want ? want : plan->baseline);
+	if (noise__plan(plan, variant, &err) < 0) {
+		log_err("%s", err);
+		return 2;
+	}
+	o.aa_variant = variant;
+	if (!o.db_path) {
+		char stamp[32];
+		time_t now = time(NULL);
+
+		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
+		mkdir_p(o.results_dir);
+		db = xasprintf("%s/%s-%s.db", o.results_dir, plan->name, stamp);
+		o.db_path = db;
+	}
+	log_info("noise: %s against itself, %d repetitions a side", variant,
+		 o.repetitions ? o.repetitions : plan->repetitions);
+	r = campaign_run(plan, &o);
+	if (r != 0)
+		return r;
+	/* the campaign's report stored the figures (noise__update) */
+	if (store__open(o.db_path, &st) < 0 || noise__load(st, &nz) < 0) {
+		log_err("%s: no noise figures: too few completed runs?", o.db_path);
+		return 2;
+	}
+	printf("\n");
+	compare__noise(nz, stdout);
+	log_info("noise figures stored in %s; quote them in another campaign's report with "
+		 "'lrubench report DB --noise %s'",
+		 o.db_path, o.db_path);
+	return 0;
+}

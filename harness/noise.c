@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "noise.h"
+#include "plan.h"
+#include "stats.h"
+#include "store.h"
+#include "util.h"
+#include "verdict.h"
+
+#include <math.h>
+#include <sqlite3.h>
+#include <string.h>
+
+static struct kv *kv_copy(const struct kv *kv, size_t n)
+{
+	struct kv *c = xcalloc(n + 1, sizeof(*c));
+
+	for (size_t i = 0; i < n; i++) {
+		c[i].key = xstrdup(kv[i].key);
+		c[i].value = xstrdup(kv[i].value);
+	}
+	return c;
+}
+
+static struct plan_variant variant_copy(const struct plan_variant *v, const char *name)
+{
+	return (struct plan_variant){
+		.name = xstrdup(name),
+		.kernel = xstrdup(v->kernel),
+		.config = v->config ? xstrdup(v->config) : NULL,
+		.modules = v->modules ? xstrdup(v->modules) : NULL,
+		.lru = xstrdup(v->lru),
+		.lru_enabled = v->lru_enabled,
+		.min_ttl_ms = v->min_ttl_ms,
+		.sysctls = kv_copy(v->sysctls, v->nsysctls),
+		.nsysctls = v->nsysctls,
+		.memcg_files = kv_copy(v->memcg_files, v->nmemcg_files),
+		.nmemcg_files = v->nmemcg_files,
+	};
+}
+
+static void variant_clear(struct plan_variant *v)
+{
+	free(v->name);
+	free(v->kernel);
+	free(v->config);
+	free(v->modules);
+	free(v->lru);
+	for (size_t i = 0; i < v->nsysctls; i++) {
+		free(v->sysctls[i].key);
+		free(v->sysctls[i].value);
+	}
+	for (size_t i = 0; i < v->nmemcg_files; i++) {
+		free(v->memcg_files[i].key);
+		free(v->memcg_files[i].value);
+	}
+	free(v->sysctls);
+	free(v->memcg_files);
+}
+
+int noise__plan(struct plan *p, const char *variant, char **ret_err)
+{
+	struct plan_variant *twins;
+	_cleanup_free_ char *a = NULL, *b = NULL;
+	size_t vi;
+
+	if (!variant)
+		variant = p->baseline;
+	for (vi = 0; vi < p->nvariants; vi++)
+		if (!strcmp(p->variants[vi].name, variant))
+			break;
+	if (vi == p->nvariants) {
+		*ret_err = xasprintf("%s: no [variant %s]", p->path, variant);
+		return -ENOENT;
+	}
+	a = xasprintf("%s-a", variant);
+	b = xasprintf("%s-b", variant);
+	twins = xcalloc(2, sizeof(*twins));
+	twins[0] = variant_copy(&p->variants[vi], a);
+	twins[1] = variant_copy(&p->variants[vi], b);
+	for (size_t i = 0; i < p->nvariants; i++)
+		variant_clear(&p->variants[i]);
+	free(p->variants);
+	p->variants = twins;
+	p->nvariants = 2;
+	free(p->baseline);
+	p->baseline = TAKE_PTR(a);
+	{
+		char *name = xasprintf("%s-noise", p->name);
+
+		free(p->name);
+		p->name = name;
+	}
+	return 0;
+}
+
+int noise__compute(const struct analysis *an, struct noise **ret)
+{
+	const struct dataset *ds = an->ds;
+	struct noise *nz = xcalloc(1, sizeof(*nz));
+
+	nz->source = xstrdup(ds->campaign);
+	nz->rows = xcalloc(an->nc + 1, sizeof(*nz->rows));
+	for (size_t i = 0; i < an->nc; i++) {
+		const struct comparison *c = &an->c[i];
+		struct noise_row *r;
+		double mean;
+
+		if (c->base.n < 2 || c->cur.n < 2)
+			continue;
+		r = &nz->rows[nz->nrows++];
+		r->label = xstrdup(ds->rows[c->row].label);
+		r->n = c->base.n < c->cur.n ? c->base.n : c->cur.n;
+		mean = (c->base.mean + c->cur.mean) / 2;
+		r->cv = mean != 0 ? sqrt((c->base.sd * c->base.sd + c->cur.sd * c->cur.sd) / 2) /
+					    fabs(mean)
+				  : NAN;
+		r->change = c->change;
+		r->mde = stats__mde(r->n, r->cv, NOISE_ALPHA, NOISE_POWER);
+	}
+	*ret = nz;
+	return 0;
+}
+
+static void bind_real(sqlite3_stmt *q, int i, double x)
+{
+	if (isfinite(x))
+		sqlite3_bind_double(q, i, x);
+	else
+		sqlite3_bind_null(q, i);
+}
+
+int noise__store(struct store *st, const struct noise *nz)
+{
+	sqlite3 *db = store__db(st);
+	sqlite3_stmt *q = NULL;
+	int r;
+
+	r = store__commit(st);
+	if (r < 0)
+		return r;
+	if (sqlite3_exec(db,
+			 "CREATE TABLE IF NOT EXISTS noise(\n"
+			 "  label TEXT PRIMARY KEY NOT NULL,\n"
+			 "  n INTEGER NOT NULL,\n"
+			 "  cv REAL,\n"
+			 "  change REAL,\n"
+			 "  mde REAL,\n"
+			 "  source TEXT NOT NULL);\n"
+			 "BEGIN IMMEDIATE; DELETE FROM noise;",
+			 NULL, NULL, NULL) != SQLITE_OK)
+		return -EIO;
+	if (sqlite3_prepare_v2(db,
+			       "INSERT INTO noise(label, n, cv, change, mde, source) "
+			       "VALUES (?, ?, ?, ?, ?, ?)",
+			       -1, &q, NULL) != SQLITE_OK) {
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		return -EIO;
+	}
+	for (size_t i = 0; i < nz->nrows; i++) {
+		const struct noise_row *n = &nz->rows[i];
+
+		sqlite3_reset(q);
+		sqlite3_bind_text(q, 1, n->label, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(q, 2, (int64_t)n->n);
+		bind_real(q, 3, n->cv);
+		bind_real(q, 4, n->change);
+		bind_real(q, 5, n->mde);
+		sqlite3_bind_text(q, 6, nz->source, -1, SQLITE_STATIC);
+		if (sqlite3_step(q) != SQLITE_DONE) {
+			sqlite3_finalize(q);
+			sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+			return -EIO;
+		}
+	}
+	sqlite3_finalize(q);
+	return sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK ? 0 : -EIO;
+}
+
+static double col_real(sqlite3_stmt *q, int i)
+{
+	return sqlite3_column_type(q, i) == SQLITE_NULL ? NAN : sqlite3_column_double(q, i);
+}
+
+int noise__load(struct store *st, struct noise **ret)
+{
+	_cleanup_(noise__freep) struct noise *nz = xcalloc(1, sizeof(*nz));
+	sqlite3_stmt *q = NULL;
+
+	if (sqlite3_prepare_v2(store__db(st),
+			       "SELECT label, n, cv, change, mde, source FROM noise ORDER BY rowid",
+			       -1, &q, NULL) != SQLITE_OK)
+		return -ENOENT; /* no table: no noise figures */
+	while (sqlite3_step(q) == SQLITE_ROW) {
+		struct noise_row *r;
+
+		nz->rows = xrealloc(nz->rows, nz->nrows + 1, sizeof(*nz->rows));
+		r = &nz->rows[nz->nrows++];
+		r->label = xstrdup((const char *)sqlite3_column_text(q, 0));
+		r->n = (size_t)sqlite3_column_int64(q, 1);
+		r->cv = col_real(q, 2);
+		r->change = col_real(q, 3);
+		r->mde = col_real(q, 4);
+		if (!nz->source)
+			nz->source = xstrdup((const char *)sqlite3_column_text(q, 5));
+	}
+	sqlite3_finalize(q);
+	if (!nz->nrows)
+		return -ENOENT;
+	*ret = TAKE_PTR(nz);
+	return 0;
+}
+
+int noise__update(struct store *st, const struct analysis *an)
+{
+	_cleanup_(noise__freep) struct noise *nz = NULL;
+	_cleanup_free_ char *variant = NULL;
+	int r;
+
+	if (store__meta_get(st, "noise.variant", &variant) < 0)
+		return 0;
+	r = noise__compute(an, &nz);
+	if (r < 0)
+		return r;
+	return noise__store(st, nz);
+}
+
+const struct noise_row *noise__find(const struct noise *nz, const char *label)
+{
+	for (size_t i = 0; nz && i < nz->nrows; i++)
+		if (!strcmp(nz->rows[i].label, label))
+			return &nz->rows[i];
+	return NULL;
+}
+
+double noise__mde_at(const struct noise_row *r, size_t n)
+{
+	return stats__mde(n, r->cv, NOISE_ALPHA, NOISE_POWER);
+}
+
+void noise__free(struct noise *nz)
+{
+	if (!nz)
+		return;
+	for (size_t i = 0; i < nz->nrows; i++)
+		free(nz->rows[i].label);
+	free(nz->rows);
+	free(nz->source);
+	free(nz);
+}
+
+void noise__freep(struct noise **nz)
+{
+	noise__free(*nz);
+}

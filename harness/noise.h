@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The noise floor: an A/A campaign ('lrubench noise PLAN') runs one variant
+ * of a plan against itself, interleaved, at the plan's repetitions. Per
+ * metric it measures the run-to-run coefficient of variation (the noise
+ * floor) and the minimum detectable effect: the smallest true change a
+ * two-sided test at alpha 0.05 finds with power 0.8 at that many runs.
+ *
+ * The figures live in the campaign database, in a table its writer creates:
+ *   noise(label PK, n, cv, change, mde, source)
+ * label is the metric row ("anon:throughput", "memory.stat:pgscan[wl]"),
+ * change the A/A relative change observed, source the A/A campaign's name.
+ * An A/A campaign stores its own; 'lrubench report DB --noise AA.db' copies
+ * them into another campaign's database, whose reports then quote them.
+ */
+#ifndef LRUBENCH_NOISE_H
+#define LRUBENCH_NOISE_H
+
+#include <stddef.h>
+
+struct analysis;
+struct plan;
+struct store;
+
+#define NOISE_ALPHA 0.05
+#define NOISE_POWER 0.8
+
+struct noise_row {
+	char *label;
+	size_t n;     /* measured runs per side */
+	double cv;    /* pooled coefficient of variation */
+	double change; /* observed A/A change, NAN if none */
+	double mde;   /* minimum detectable effect at n, relative */
+};
+
+struct noise {
+	char *source; /* the A/A campaign */
+	struct noise_row *rows;
+	size_t nrows;
+};
+
+/*
+ * Turn plan into its A/A form: only the named variant (NULL: the baseline),
+ * twice, as NAME-a (the baseline) and NAME-b. -ENOENT with *ret_err if the
+ * variant is not in the plan.
+ */
+int noise__plan(struct plan *p, const char *variant, char **ret_err);
+
+/* The noise figures of an A/A analysis (baseline against its twin). */
+int noise__compute(const struct analysis *an, struct noise **ret);
+/* Replace the store's noise table with nz. */
+int noise__store(struct store *st, const struct noise *nz);
+/* -ENOENT if the store holds no noise figures. */
+int noise__load(struct store *st, struct noise **ret);
+/* If st is an A/A campaign (meta noise.variant), compute and store its figures. */
+int noise__update(struct store *st, const struct analysis *an);
+const struct noise_row *noise__find(const struct noise *nz, const char *label);
+/* The minimum detectable effect of a row at n runs per side (rescaled from its cv). */
+double noise__mde_at(const struct noise_row *r, size_t n);
+void noise__free(struct noise *nz);
+void noise__freep(struct noise **nz);
+
+#endif

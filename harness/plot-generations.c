@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * MGLRU generations over time: for the first measured run of each variant
+ * that sampled /sys/kernel/debug/lru_gen, per memcg, the memory in each
+ * generation stacked from the youngest (bottom) to the oldest (top), anon
+ * and file in separate panels. Generations are ranked by age at each sample
+ * (their sequence numbers move on); MGLRU keeps at most four (MAX_NR_GENS),
+ * anything older is added to the oldest band. Nodes are summed.
+ */
+#include "escape.h"
+#include "plot-kinds.h"
+#include "util.h"
+#include "verdict.h"
+
+#include <sqlite3.h>
+#include <string.h>
+
+#define NRANKS 4
+
+static const char *const rank_color[NRANKS] = { "#0072B2", "#56B4E9", "#E69F00", "#D55E00" };
+static const char *const rank_name[NRANKS] = { "youngest", "2nd youngest", "3rd youngest",
+					       "oldest" };
+
+static int64_t run_page_size(struct plot_ctx *pc, int64_t run)
+{
+	sqlite3_stmt *q = NULL;
+	int64_t ps = 4096;
+
+	if (sqlite3_prepare_v2(pc->db,
+			       "SELECT value FROM run_prov WHERE run_id = ? AND "
+			       "key = 'guest.conf.page_size'",
+			       -1, &q, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(q, 1, run);
+		if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int64(q, 0) > 0)
+			ps = sqlite3_column_int64(q, 0);
+		sqlite3_finalize(q);
+	}
+	return ps;
+}
+
+/* One line per sample: t, then cumulative MiB by rank for anon and for file. */
+static int gen_data(struct plot_ctx *pc, FILE *f, int64_t run, const char *memcg,
+		    double *ret_anon, double *ret_file)
+{
+	sqlite3_stmt *q = NULL;
+	int64_t origin = plot_run_origin(pc, run), seq = -1, t = 0;
+	double mib = (double)run_page_size(pc, run) / (1 << 20), peak_a = 0, peak_f = 0;
+	double anon[NRANKS] = { 0 }, file[NRANKS] = { 0 };
+	int rank = 0;
+	int64_t last_gen = -1;
+
+	if (sqlite3_prepare_v2(pc->db,
+			       "SELECT g.seq, s.t_ns, g.gen, SUM(g.anon), SUM(g.file) FROM lru_gen g "
+			       "JOIN sample s USING(run_id, seq) WHERE g.run_id = ? AND "
+			       "g.memcg_path = ? GROUP BY g.seq, g.gen ORDER BY g.seq, g.gen DESC",
+			       -1, &q, NULL) != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_int64(q, 1, run);
+	sqlite3_bind_text(q, 2, memcg, -1, SQLITE_STATIC);
+	for (bool more = true; more;) {
+		more = sqlite3_step(q) == SQLITE_ROW;
+		if (!more || sqlite3_column_int64(q, 0) != seq) {
+			if (seq >= 0) {
+				double ca = 0, cf = 0;
+
+				fprintf(f, "%.3f", (double)(t - origin) / 1e9);
+				for (int i = 0; i < NRANKS; i++)
+					fprintf(f, " %.6g", ca += anon[i] * mib);
+				for (int i = 0; i < NRANKS; i++)
+					fprintf(f, " %.6g", cf += file[i] * mib);
+				fprintf(f, "\n");
+				if (ca > peak_a)
+					peak_a = ca;
+				if (cf > peak_f)
+					peak_f = cf;
+			}
+			if (!more)
+				break;
+			seq = sqlite3_column_int64(q, 0);
+			t = sqlite3_column_int64(q, 1);
+			memset(anon, 0, sizeof(anon));
+			memset(file, 0, sizeof(file));
+			rank = 0;
+			last_gen = -1;
+		}
+		if (last_gen >= 0 && sqlite3_column_int64(q, 2) != last_gen && rank < NRANKS - 1)
+			rank++;
+		last_gen = sqlite3_column_int64(q, 2);
+		anon[rank] += (double)sqlite3_column_int64(q, 3);
+		file[rank] += (double)sqlite3_column_int64(q, 4);
+	}
+	sqlite3_finalize(q);
+	*ret_anon = peak_a;
+	*ret_file = peak_f;
+	return 0;
+}
+
+static void panel(FILE *b, const char *dat, const char *what, int col0, double peak)
+{
+	fprintf(b, "set title \"%s\"\nset ylabel \"MiB\"\n", what);
+	if (peak > 0)
+		fprintf(b, "unset label 1\nset yrange [0:*]\n");
+	else
+		fprintf(b, "set yrange [0:1]\nset label 1 \"no %s pages in this memcg\" at graph 0.5, "
+			   "graph 0.5 center\n",
+			what);
+	fprintf(b, "plot ");
+	/* the whole stack first, then each band below it painted over */
+	for (int i = NRANKS - 1; i >= 0; i--)
+		fprintf(b, "%s\"%s\" using 1:%d with filledcurves x1 fs solid 1.0 noborder "
+			   "lc rgb '%s' title \"%s\"",
+			i < NRANKS - 1 ? ", " : "", dat, col0 + i, rank_color[i], rank_name[i]);
+	fprintf(b, "\n");
+}
+
+static int gen_image(struct plot_ctx *pc, size_t v, int64_t run, const char *memcg)
+{
+	const struct dataset *ds = pc->an->ds;
+	_cleanup_free_ char *vname = escape_filename(ds->v[v].name);
+	_cleanup_free_ char *mname = escape_filename(memcg);
+	_cleanup_free_ char *name = xasprintf("gen-%s-%s", vname, mname);
+	_cleanup_free_ char *dat = xasprintf("%s.dat", name);
+	_cleanup_free_ char *body = NULL, *title = NULL;
+	size_t blen = 0;
+	double peak_a = 0, peak_f = 0;
+	FILE *f, *b;
+	int r;
+
+	f = plot_data(pc, dat);
+	if (!f)
+		return -errno;
+	fprintf(f, "# seconds, then MiB stacked by generation (youngest first): anon x4, file x4\n");
+	r = gen_data(pc, f, run, memcg, &peak_a, &peak_f);
+	if (fclose(f) != 0 || r < 0)
+		return r < 0 ? r : -EIO;
+	if (peak_a + peak_f < 1) /* less than a MiB ever: not worth a picture */
+		return 0;
+	title = xasprintf("MGLRU generations of memcg %s, variant %s (run %lld)", memcg,
+			  ds->v[v].name, (long long)run);
+	b = open_memstream(&body, &blen);
+	fprintf(b, "set multiplot layout 2,1 title ");
+	escape_gnuplot(b, title);
+	fprintf(b, "\nset key outside right top\nset xlabel \"seconds since the first workload "
+		   "started\"\nset lmargin 12\nset rmargin 22\nset autoscale xfix\n");
+	panel(b, dat, "anon", 2, peak_a);
+	panel(b, dat, "file", 2 + NRANKS, peak_f);
+	fprintf(b, "unset multiplot\n");
+	fclose(b);
+	return plot_render(pc, name, "", title, body, 1280, 860);
+}
+
+int plot_generations(struct plot_ctx *pc)
+{
+	const struct dataset *ds = pc->an->ds;
+
+	for (size_t v = 0; v < ds->nv; v++) {
+		for (int ri = 0; ri < ds->v[v].measured; ri++) {
+			int64_t run = ds->v[v].runs[ri];
+			sqlite3_stmt *q = NULL;
+			bool any = false;
+
+			if (sqlite3_prepare_v2(pc->db,
+					       "SELECT DISTINCT memcg_path FROM lru_gen WHERE "
+					       "run_id = ? ORDER BY memcg_path",
+					       -1, &q, NULL) != SQLITE_OK)
+				return -EIO;
+			sqlite3_bind_int64(q, 1, run);
+			while (sqlite3_step(q) == SQLITE_ROW) {
+				_cleanup_free_ char *m =
+					xstrdup((const char *)sqlite3_column_text(q, 0));
+
+				any = true;
+				gen_image(pc, v, run, m);
+			}
+			sqlite3_finalize(q);
+			if (any)
+				break; /* the first run with generations stands for the variant */
+		}
+	}
+	return 0;
+}
