@@ -83,7 +83,8 @@ int cmd_noise(int argc, char **argv)
 			o.modules = optarg;
 			break;
 		case 'a':
-			if (strcmp(optarg, "auto") && strcmp(optarg, "kvm") && strcmp(optarg, "tcg")) {
+			if (strcmp(optarg, "auto") && strcmp(optarg, "kvm") &&
+			    strcmp(optarg, "tcg")) {
 				log_err("--accel: bad value '%s' (auto, kvm or tcg)", optarg);
 				return 2;
 			}

@@ -202,8 +202,9 @@ static void verdict_header(const struct analysis *an, size_t cand, FILE *out)
 		nnc += an->c[i].verdict == VERDICT_NOT_COMPARABLE;
 		nfew += an->c[i].verdict == VERDICT_TOO_FEW;
 	}
-	fprintf(out, "%s against %s (baseline): %zu regression%s, %zu improvement%s, %zu without "
-		     "significant change",
+	fprintf(out,
+		"%s against %s (baseline): %zu regression%s, %zu improvement%s, %zu without "
+		"significant change",
 		c->name, b->name, nreg, nreg == 1 ? "" : "s", nimp, nimp == 1 ? "" : "s", nsame);
 	if (nnc)
 		fprintf(out, ", %zu not comparable", nnc);
@@ -257,10 +258,10 @@ void compare__verdicts(const struct analysis *an, const struct noise *nz, FILE *
 			else
 				snprintf(ci, sizeof(ci), "[%s, %s]", lo, hi);
 			fmt_p(q, sizeof(q), c->q);
-			fmt_pct(mde, sizeof(mde), nr ? noise__mde_at(nr, c->base.n < c->cur.n
-									? c->base.n
-									: c->cur.n)
-						   : NAN);
+			fmt_pct(mde, sizeof(mde),
+				nr ? noise__mde_at(nr,
+						   c->base.n < c->cur.n ? c->base.n : c->cur.n) :
+				     NAN);
 			if (mde[0] == '+')
 				memmove(mde, mde + 1, strlen(mde));
 			tbl_row(&t, r->label, metric_better_name(r->better), n, mb, mc,
@@ -271,18 +272,20 @@ void compare__verdicts(const struct analysis *an, const struct noise *nz, FILE *
 		fprintf(out, "\n");
 	}
 	snprintf(pct, sizeof(pct), "%.0f%%", 100 * an->o.min_effect);
-	fprintf(out, "* baseline. Means ±coefficient of variation; n = measured runs "
-		     "(baseline/candidate). change: relative\n"
-		     "change of the mean, 95%% CI by bootstrap (%u resamples, seed %llu). "
-		     "q: Welch's p adjusted by\n"
-		     "Benjamini-Hochberg over the %zu tests of this campaign. REGRESSION or "
-		     "improved: q <= %g\n"
-		     "and |change| >= %s in the metric's worse or better direction; ~ no "
-		     "significant change.\n",
+	fprintf(out,
+		"* baseline. Means ±coefficient of variation; n = measured runs "
+		"(baseline/candidate). change: relative\n"
+		"change of the mean, 95%% CI by bootstrap (%u resamples, seed %llu). "
+		"q: Welch's p adjusted by\n"
+		"Benjamini-Hochberg over the %zu tests of this campaign. REGRESSION or "
+		"improved: q <= %g\n"
+		"and |change| >= %s in the metric's worse or better direction; ~ no "
+		"significant change.\n",
 		an->o.resamples, (unsigned long long)an->o.seed, an->tests, an->o.alpha, pct);
 	if (nz)
-		fprintf(out, "MDE: the change an A/A campaign (%s) says these runs could detect "
-			     "(alpha 0.05, power 0.8).\n",
+		fprintf(out,
+			"MDE: the change an A/A campaign (%s) says these runs could detect "
+			"(alpha 0.05, power 0.8).\n",
 			nz->source);
 	print_reasons(an, out);
 }
@@ -342,9 +345,10 @@ void compare__table(const struct analysis *an, FILE *out)
 
 void compare__noise(const struct noise *nz, FILE *out)
 {
-	fprintf(out, "Noise floor from the A/A campaign %s (one variant against itself):\n"
-		     "cv = run-to-run coefficient of variation; MDE = the smallest true change a\n"
-		     "two-sided test (alpha %g, power %g) detects with n runs a side.\n\n",
+	fprintf(out,
+		"Noise floor from the A/A campaign %s (one variant against itself):\n"
+		"cv = run-to-run coefficient of variation; MDE = the smallest true change a\n"
+		"two-sided test (alpha %g, power %g) detects with n runs a side.\n\n",
 		nz->source, NOISE_ALPHA, NOISE_POWER);
 	fprintf(out, "%-44s %4s %8s %10s %8s\n", "metric", "n", "cv", "A/A change", "MDE");
 	for (size_t i = 0; i < nz->nrows; i++) {
@@ -354,8 +358,8 @@ void compare__noise(const struct noise *nz, FILE *out)
 		fmt_pct(ch, sizeof(ch), r->change);
 		fmt_pct(mde, sizeof(mde), r->mde);
 		fmt_pct(cv, sizeof(cv), r->cv);
-		fprintf(out, "%-44s %4zu %8s %10s %8s\n", r->label, r->n, cv[0] == '+' ? cv + 1 : cv,
-			ch, mde[0] == '+' ? mde + 1 : mde);
+		fprintf(out, "%-44s %4zu %8s %10s %8s\n", r->label, r->n,
+			cv[0] == '+' ? cv + 1 : cv, ch, mde[0] == '+' ? mde + 1 : mde);
 	}
 }
 

@@ -13,14 +13,28 @@
  * supplies unit and direction. One row per counter.
  */
 static const char *const key_counters[] = {
-	"vmstat:pgscan_anon",	  "vmstat:pgscan_file",	    "vmstat:pgsteal_anon",
-	"vmstat:pgsteal_file",	  "vmstat:pgscan_kswapd",   "vmstat:pgscan_direct",
-	"vmstat:pgmajfault",	  "vmstat:pswpin",	    "vmstat:pswpout",
-	"vmstat:workingset_refault_anon", "vmstat:workingset_refault_file",
-	"memory.stat:pgscan",	  "memory.stat:pgsteal",    "memory.stat:pgmajfault",
-	"memory.events:oom_kill", "psi.memory:some.total",  "psi.memory:full.total",
-	"memory.pressure:some.total", "memory.pressure:full.total",
-	"kswapd:cpu_ns",	  "perf:major-faults",	    "perf:task-clock",
+	"vmstat:pgscan_anon",
+	"vmstat:pgscan_file",
+	"vmstat:pgsteal_anon",
+	"vmstat:pgsteal_file",
+	"vmstat:pgscan_kswapd",
+	"vmstat:pgscan_direct",
+	"vmstat:pgmajfault",
+	"vmstat:pswpin",
+	"vmstat:pswpout",
+	"vmstat:workingset_refault_anon",
+	"vmstat:workingset_refault_file",
+	"memory.stat:pgscan",
+	"memory.stat:pgsteal",
+	"memory.stat:pgmajfault",
+	"memory.events:oom_kill",
+	"psi.memory:some.total",
+	"psi.memory:full.total",
+	"memory.pressure:some.total",
+	"memory.pressure:full.total",
+	"kswapd:cpu_ns",
+	"perf:major-faults",
+	"perf:task-clock",
 	"agent:cpu_ns",
 };
 
@@ -72,8 +86,9 @@ static void row_add(struct dataset *ds, struct ds_row *r, size_t vi, double x)
 
 static enum metric_better better_parse(const char *s)
 {
-	return !strcmp(s, "higher") ? BETTER_HIGHER : !strcmp(s, "lower") ? BETTER_LOWER
-									  : BETTER_NONE;
+	return !strcmp(s, "higher") ? BETTER_HIGHER :
+	       !strcmp(s, "lower")  ? BETTER_LOWER :
+				      BETTER_NONE;
 }
 
 static int load_run(sqlite3 *db, struct dataset *ds, size_t vi, int64_t run_id)
@@ -106,11 +121,11 @@ static int load_run(sqlite3 *db, struct dataset *ds, size_t vi, int64_t run_id)
 		    "WITH b AS (SELECT metric_id, scope_id, MIN(seq) AS s0, MAX(seq) AS s1 "
 		    "           FROM value WHERE run_id = ?1 GROUP BY metric_id, scope_id) "
 		    "SELECT m.name, sc.name, "
-		    "  (SELECT v FROM value WHERE run_id = ?1 AND seq = b.s1 AND metric_id = b.metric_id "
-		    "     AND scope_id = b.scope_id) - "
+		    "  (SELECT v FROM value WHERE run_id = ?1 AND seq = b.s1 "
+		    "     AND metric_id = b.metric_id AND scope_id = b.scope_id) - "
 		    "  CASE WHEN b.s0 > (SELECT MIN(seq) FROM sample WHERE run_id = ?1) THEN 0 ELSE "
-		    "  (SELECT v FROM value WHERE run_id = ?1 AND seq = b.s0 AND metric_id = b.metric_id "
-		    "     AND scope_id = b.scope_id) END "
+		    "  (SELECT v FROM value WHERE run_id = ?1 AND seq = b.s0 "
+		    "     AND metric_id = b.metric_id AND scope_id = b.scope_id) END "
 		    "FROM b JOIN metric m ON m.id = b.metric_id JOIN scope sc ON sc.id = b.scope_id "
 		    "ORDER BY m.name, sc.name",
 		    -1, &q, NULL) != SQLITE_OK)
@@ -130,8 +145,8 @@ static int load_run(sqlite3 *db, struct dataset *ds, size_t vi, int64_t run_id)
 		} else {
 			label = xasprintf("%s[%s]", name, scope);
 			/* perf counts a workload; memory.* files belong to a memcg */
-			group = !strncmp(name, "perf:", 5) ? xstrdup(scope)
-							   : xasprintf("memcg %s", scope);
+			group = !strncmp(name, "perf:", 5) ? xstrdup(scope) :
+							     xasprintf("memcg %s", scope);
 		}
 		r = row_get(ds, label, name, scope, group, mi.unit, mi.better, false);
 		row_add(ds, r, vi, (double)sqlite3_column_int64(q, 2));
@@ -226,8 +241,8 @@ int dataset__load(struct store *st, const char *baseline, struct dataset **ret)
 		}
 		if (*rel && !ds->release)
 			ds->release = xstrdup(rel);
-		ds->v[vi].runs = xrealloc(ds->v[vi].runs, (size_t)ds->v[vi].measured + 1,
-					  sizeof(int64_t));
+		ds->v[vi].runs =
+			xrealloc(ds->v[vi].runs, (size_t)ds->v[vi].measured + 1, sizeof(int64_t));
 		ds->v[vi].runs[ds->v[vi].measured++] = sqlite3_column_int64(q, 0);
 		r = load_run(db, ds, vi, sqlite3_column_int64(q, 0));
 	}

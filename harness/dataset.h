@@ -28,15 +28,15 @@ struct ds_variant {
 };
 
 struct ds_row {
-	char *label;  /* "anon:throughput", "memory.stat:pgmajfault[wl]" */
+	char *label; /* "anon:throughput", "memory.stat:pgmajfault[wl]" */
 	char *metric; /* the dictionary's name: "memory.stat:pgmajfault" */
-	char *scope;  /* "-" system-wide, a memcg, or a workload */
-	char *group;  /* the workload a row belongs to, "memcg NAME" or "system" */
+	char *scope; /* "-" system-wide, a memcg, or a workload */
+	char *group; /* the workload a row belongs to, "memcg NAME" or "system" */
 	char *unit;
 	enum metric_better better;
-	bool result;  /* a workload's own result line */
+	bool result; /* a workload's own result line */
 	double *vals; /* [variant][run], nv * maxruns */
-	size_t *n;    /* measured values per variant */
+	size_t *n; /* measured values per variant */
 };
 
 struct dataset {

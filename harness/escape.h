@@ -17,7 +17,7 @@ void escape_xml(FILE *f, const char *s);
 /* A JSON string with its quotes; invalid UTF-8 replaced by U+FFFD. */
 void escape_json(FILE *f, const char *s);
 /* A gnuplot double-quoted string with its quotes (for a noenhanced terminal): backslash
- * and quote escaped, newline as \\n, other controls as spaces, invalid UTF-8 as '?'. */
+ * and quote escaped, newline as \n, other controls as spaces, invalid UTF-8 as '?'. */
 void escape_gnuplot(FILE *f, const char *s);
 /* A file name part: letters, digits, '.', '_', '-'; anything else '_'; never empty,
  * never starting with '.'; at most 60 bytes. malloc'd. */

@@ -93,7 +93,7 @@ int noise__plan(struct plan *p, const char *variant, char **ret_err)
 	return 0;
 }
 
-int noise__compute(const struct analysis *an, struct noise **ret)
+int noise__compute(const struct analysis *an, size_t cand, struct noise **ret)
 {
 	const struct dataset *ds = an->ds;
 	struct noise *nz = xcalloc(1, sizeof(*nz));
@@ -105,15 +105,15 @@ int noise__compute(const struct analysis *an, struct noise **ret)
 		struct noise_row *r;
 		double mean;
 
-		if (c->base.n < 2 || c->cur.n < 2)
+		if (c->cand != cand || c->base.n < 2 || c->cur.n < 2)
 			continue;
 		r = &nz->rows[nz->nrows++];
 		r->label = xstrdup(ds->rows[c->row].label);
 		r->n = c->base.n < c->cur.n ? c->base.n : c->cur.n;
 		mean = (c->base.mean + c->cur.mean) / 2;
 		r->cv = mean != 0 ? sqrt((c->base.sd * c->base.sd + c->cur.sd * c->cur.sd) / 2) /
-					    fabs(mean)
-				  : NAN;
+					    fabs(mean) :
+				    NAN;
 		r->change = c->change;
 		r->mde = stats__mde(r->n, r->cv, NOISE_ALPHA, NOISE_POWER);
 	}
@@ -216,9 +216,9 @@ int noise__update(struct store *st, const struct analysis *an)
 	_cleanup_free_ char *variant = NULL;
 	int r;
 
-	if (store__meta_get(st, "noise.variant", &variant) < 0)
+	if (store__meta_get(st, "noise.variant", &variant) < 0 || an->ds->nv != 2)
 		return 0;
-	r = noise__compute(an, &nz);
+	r = noise__compute(an, an->ds->base == 0 ? 1 : 0, &nz);
 	if (r < 0)
 		return r;
 	return noise__store(st, nz);

@@ -27,10 +27,10 @@ struct store;
 
 struct noise_row {
 	char *label;
-	size_t n;     /* measured runs per side */
-	double cv;    /* pooled coefficient of variation */
+	size_t n; /* measured runs per side */
+	double cv; /* pooled coefficient of variation */
 	double change; /* observed A/A change, NAN if none */
-	double mde;   /* minimum detectable effect at n, relative */
+	double mde; /* minimum detectable effect at n, relative */
 };
 
 struct noise {
@@ -46,8 +46,8 @@ struct noise {
  */
 int noise__plan(struct plan *p, const char *variant, char **ret_err);
 
-/* The noise figures of an A/A analysis (baseline against its twin). */
-int noise__compute(const struct analysis *an, struct noise **ret);
+/* The noise figures of an A/A analysis: the baseline against variant cand, its twin. */
+int noise__compute(const struct analysis *an, size_t cand, struct noise **ret);
 /* Replace the store's noise table with nz. */
 int noise__store(struct store *st, const struct noise *nz);
 /* -ENOENT if the store holds no noise figures. */

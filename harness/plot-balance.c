@@ -19,7 +19,7 @@
 
 struct share {
 	struct stats_summary s; /* of the per-run anon share, in % */
-	double anon, file;	/* mean pages */
+	double anon, file; /* mean pages */
 	bool ok;
 };
 
@@ -87,8 +87,9 @@ static int balance_bars(struct plot_ctx *pc, const struct share *sh)
 		return 0;
 	b = open_memstream(&body, &blen);
 	fprintf(b, "set title \"%s\"\nset ylabel \"%% of pages reclaimed (pgsteal)\"\n", title);
-	fprintf(b, "set yrange [0:112]\nset ytics 0, 20, 100\nset xrange [-0.6:%.1f]\n"
-		   "set boxwidth 0.6\n",
+	fprintf(b,
+		"set yrange [0:112]\nset ytics 0, 20, 100\nset xrange [-0.6:%.1f]\n"
+		"set boxwidth 0.6\n",
 		(double)ds->nv - 0.4);
 	fprintf(b, "set key outside right top\nset xtics scale 0 (");
 	for (size_t v = 0; v < ds->nv; v++) {
@@ -106,11 +107,14 @@ static int balance_bars(struct plot_ctx *pc, const struct share *sh)
 		fmt_num(a, sizeof(a), sh[v].anon);
 		fmt_num(fl, sizeof(fl), sh[v].file);
 		/* a thin band gets its label beside it, in the dark */
-		fprintf(b, "set label \"anon %.0f%%\\n%s pages\" at %zu, %.4g center front "
-			   "tc rgb '%s' font ',14'\n",
-			anon, a, v, anon < 12 ? anon + 5 : anon / 2, anon < 12 ? "#000000" : "#ffffff");
-		fprintf(b, "set label \"file %.0f%%\\n%s pages\" at %zu, %.4g center front "
-			   "tc rgb '#000000' font ',14'\n",
+		fprintf(b,
+			"set label \"anon %.0f%%\\n%s pages\" at %zu, %.4g center front "
+			"tc rgb '%s' font ',14'\n",
+			anon, a, v, anon < 12 ? anon + 5 : anon / 2,
+			anon < 12 ? "#000000" : "#ffffff");
+		fprintf(b,
+			"set label \"file %.0f%%\\n%s pages\" at %zu, %.4g center front "
+			"tc rgb '#000000' font ',14'\n",
 			file, fl, v, file < 12 ? 106.0 : anon + file / 2);
 	}
 	fprintf(b, "plot \"balance.dat\" using 1:($2+$3) with boxes lc rgb '#E69F00' "
@@ -154,8 +158,9 @@ static int balance_swappiness(struct plot_ctx *pc, const struct share *sh)
 		if (!seen)
 			lrus[nlru++] = ds->v[v].lru;
 	}
-	fprintf(b, "set title \"%s\"\nset xlabel \"vm.swappiness\"\nset ylabel \"anon %% of "
-		   "pages reclaimed\"\nset yrange [0:100]\nset key outside right top\nplot ",
+	fprintf(b,
+		"set title \"%s\"\nset xlabel \"vm.swappiness\"\nset ylabel \"anon %% of "
+		"pages reclaimed\"\nset yrange [0:100]\nset key outside right top\nplot ",
 		title);
 	for (size_t l = 0; l < nlru; l++) {
 		/* points of this mode in swappiness order */
@@ -166,8 +171,9 @@ static int balance_swappiness(struct plot_ctx *pc, const struct share *sh)
 					fprintf(f, "%d %.4g %.4g\n", s, sh[v].s.mean,
 						stats__mean_ci_half(sh[v].s.n, sh[v].s.sd, 0.95));
 		fprintf(f, "\n\n");
-		fprintf(b, "%s\"balance-swappiness.dat\" index %zu using 1:2:3 with yerrorlines "
-			   "lw 2.5 pt 7 ps 1.5 lc rgb '%s' title ",
+		fprintf(b,
+			"%s\"balance-swappiness.dat\" index %zu using 1:2:3 with yerrorlines "
+			"lw 2.5 pt 7 ps 1.5 lc rgb '%s' title ",
 			l ? ", " : "", l, plot_color(l));
 		escape_gnuplot(b, lrus[l]);
 	}

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Bars: per group (a workload, a memcg, the system), every metric with a
- * better direction, one bar per variant: its mean as a percentage of the
- * baseline's, with the 95% t interval of that mean. The tick label carries
- * the baseline's absolute mean and unit; a candidate's verdict is written
- * above its bar. Metrics not comparable across the LRUs of the campaign are
- * left out (the tables show them with the reason).
+ * better direction, one horizontal bar per variant: its mean as a
+ * percentage of the baseline's, with the 95% t interval of that mean. The
+ * metric's label carries the baseline's absolute mean and unit; a
+ * candidate's verdict is written beside its bar. Metrics not comparable across the LRUs of the
+ * campaign are left out (the tables show them with the reason).
  */
 #include "compare.h"
 #include "escape.h"
@@ -57,7 +57,6 @@ static int bars_group(struct plot_ctx *pc, size_t gi, const char *group)
 	size_t nrows = 0, blen = 0;
 	double top = 0, ymax = 0, cap, bw;
 	FILE *f, *b;
-	int r;
 
 	for (size_t i = 0; i < ds->nrows; i++)
 		if (!strcmp(ds->rows[i].group, group) && row_plotted(an, i))
@@ -69,38 +68,41 @@ static int bars_group(struct plot_ctx *pc, size_t gi, const char *group)
 		return -errno;
 	b = open_memstream(&body, &blen);
 	bw = 0.8 / (double)ds->nv;
-	fprintf(f, "# %s: x, mean as %% of the baseline, 95%% CI half-width; one block per "
-		   "variant\n",
+	fprintf(f,
+		"# %s: y, mean as %% of the baseline, 95%% CI half-width; one block per "
+		"variant\n",
 		group);
+	/* horizontal bars: metric k from the top, the baseline's bar first */
 	for (size_t v = 0; v < ds->nv; v++) {
-		double off = -0.4 + bw * ((double)v + 0.5);
+		double off = 0.4 - bw * ((double)v + 0.5);
 
 		fprintf(f, "# variant %zu\n", v);
 		for (size_t k = 0; k < nrows; k++) {
 			const struct ds_row *row = &ds->rows[rows[k]];
 			const struct comparison *c = v == ds->base ? NULL : cmp_of(an, rows[k], v);
+			double y0 = (double)(nrows - 1 - k) + off;
 			struct stats_summary sb, sv = { 0 };
-			double y = NAN, e = NAN;
+			double x = NAN, e = NAN;
 
 			stats__summary(ds_vals(ds, row, ds->base), row->n[ds->base], &sb);
 			if (row->n[v]) {
 				stats__summary(ds_vals(ds, row, v), row->n[v], &sv);
-				y = 100 * sv.mean / fabs(sb.mean);
+				x = 100 * sv.mean / fabs(sb.mean);
 				e = 100 * stats__mean_ci_half(sv.n, sv.sd, 0.95) / fabs(sb.mean);
 			}
-			fprintf(f, "%.3f %.6g %.6g\n", (double)k + off, y, e);
-			if (isfinite(y) && y > ymax)
-				ymax = y;
-			if (isfinite(y) && (isfinite(e) ? y + e : y) > top)
-				top = isfinite(e) ? y + e : y;
+			fprintf(f, "%.3f %.6g %.6g\n", y0, x, e);
+			if (isfinite(x) && x > ymax)
+				ymax = x;
+			if (isfinite(x) && (isfinite(e) ? x + e : x) > top)
+				top = isfinite(e) ? x + e : x;
 			if (c && (c->verdict == VERDICT_REGRESSION ||
 				  c->verdict == VERDICT_IMPROVEMENT)) {
 				bool reg = c->verdict == VERDICT_REGRESSION;
 
-				fprintf(b, "set label \"%s\" at %.3f, %.6g center offset 0,0.8 "
-					   "font ',13' tc rgb '%s' front\n",
-					reg ? "worse" : "better", (double)k + off,
-					isfinite(e) ? y + e : y,
+				fprintf(b,
+					"set label \"%s\" at %.6g, %.3f left offset 1,0 "
+					"font ',14' tc rgb '%s' front\n",
+					reg ? "worse" : "better", isfinite(e) ? x + e : x, y0,
 					reg ? PLOT_REGRESSION : PLOT_IMPROVEMENT);
 			}
 		}
@@ -110,23 +112,23 @@ static int bars_group(struct plot_ctx *pc, size_t gi, const char *group)
 		fclose(b);
 		return -EIO;
 	}
-	cap = fmin(top, 3 * ymax) * 1.12;
-	if (cap < 115)
-		cap = 115;
-	title = xasprintf("%s: mean per variant as %% of %s (95%% interval of the mean)", group,
-			  ds->v[ds->base].name);
+	/* wide intervals (n = 2 has t = 12.7) may run off the right edge */
+	cap = fmin(top, 3 * ymax) * 1.15;
+	if (cap < 120)
+		cap = 120;
+	title = xasprintf("%s: mean per variant as %% of %s (bars: 95%% interval of the mean)",
+			  group, ds->v[ds->base].name);
 	fprintf(b, "set title ");
 	escape_gnuplot(b, title);
-	fprintf(b, "\nset ylabel ");
+	fprintf(b, "\nset xlabel ");
 	{
-		_cleanup_free_ char *yl = xasprintf("%% of %s", ds->v[ds->base].name);
+		_cleanup_free_ char *xl = xasprintf("%% of %s", ds->v[ds->base].name);
 
-		escape_gnuplot(b, yl);
+		escape_gnuplot(b, xl);
 	}
-	fprintf(b, "\nset xrange [-0.6:%.1f]\nset yrange [0:%.6g]\n", (double)nrows - 0.4, cap);
-	fprintf(b, "set boxwidth %.4f absolute\n", bw * 0.92);
-	fprintf(b, "set key top right box opaque\nset xtics scale 0%s (",
-		nrows > 6 ? " rotate by -25" : "");
+	fprintf(b, "\nset yrange [-0.6:%.1f]\nset xrange [0:%.6g]\n", (double)nrows - 0.4, cap);
+	fprintf(b, "set grid xtics noytics\nset key outside top center horizontal\n"
+		   "set ytics scale 0 (");
 	for (size_t k = 0; k < nrows; k++) {
 		const struct ds_row *row = &ds->rows[rows[k]];
 		const char *key = strchr(row->label, ':');
@@ -136,30 +138,32 @@ static int bars_group(struct plot_ctx *pc, size_t gi, const char *group)
 
 		stats__summary(ds_vals(ds, row, ds->base), row->n[ds->base], &sb);
 		fmt_num(num, sizeof(num), sb.mean);
-		/* "throughput (higher)\n57396 ops/s" */
+		/* "throughput (higher)\n31927 ops/s" */
 		tic = xasprintf("%s (%s)\n%s %s", row->result && key ? key + 1 : row->label,
 				row->better == BETTER_HIGHER ? "higher" : "lower", num, row->unit);
 		escape_gnuplot(b, tic);
-		fprintf(b, " %zu%s", k, k + 1 < nrows ? ", " : ")\n");
+		fprintf(b, " %zu%s", nrows - 1 - k, k + 1 < nrows ? ", " : ")\n");
 	}
-	fprintf(b, "set arrow from graph 0, first 100 to graph 1, first 100 nohead lw 2 dt 2 "
-		   "lc rgb '#555555' back\n");
+	fprintf(b, "set arrow from first 100, graph 0 to first 100, graph 1 nohead lw 2 dt 2 "
+		   "lc rgb '#555555' front\n");
 	fprintf(b, "plot ");
 	for (size_t v = 0; v < ds->nv; v++) {
 		_cleanup_free_ char *t = xasprintf("%s%s", ds->v[v].name, v == ds->base ? "*" : "");
 
-		fprintf(b, "%s\"%s\" index %zu using 1:2 with boxes lc rgb '%s' title ", v ? ", " : "",
-			dat, v, plot_color(v));
+		fprintf(b,
+			"%s\"%s\" index %zu using (0):1:(0):2:($1-%.4f):($1+%.4f) "
+			"with boxxyerror lc rgb '%s' title ",
+			v ? ", " : "", dat, v, bw * 0.45, bw * 0.45, plot_color(v));
 		escape_gnuplot(b, t);
-		fprintf(b, ", \"%s\" index %zu using 1:2:3 with yerrorbars lc rgb '#000000' lw 2 "
-			   "ps 0 notitle",
+		fprintf(b,
+			", \"%s\" index %zu using ($2-$3):1:(2*$3):(0) with vectors heads "
+			"size screen 0.006,90 lw 2 lc rgb '#000000' notitle",
 			dat, v);
 	}
 	fprintf(b, "\n");
 	fclose(b);
-	r = plot_render(pc, name, group, title, body, nrows > 8 ? (int)(140 * nrows + 160) : 1280,
-			720);
-	return r;
+	return plot_render(pc, name, group, title, body, 1280,
+			   (int)(170 + nrows * (28 * ds->nv + 34)));
 }
 
 int plot_bars(struct plot_ctx *pc)

@@ -39,8 +39,8 @@ static int64_t run_page_size(struct plot_ctx *pc, int64_t run)
 }
 
 /* One line per sample: t, then cumulative MiB by rank for anon and for file. */
-static int gen_data(struct plot_ctx *pc, FILE *f, int64_t run, const char *memcg,
-		    double *ret_anon, double *ret_file)
+static int gen_data(struct plot_ctx *pc, FILE *f, int64_t run, const char *memcg, double *ret_anon,
+		    double *ret_file)
 {
 	sqlite3_stmt *q = NULL;
 	int64_t origin = plot_run_origin(pc, run), seq = -1, t = 0;
@@ -49,11 +49,12 @@ static int gen_data(struct plot_ctx *pc, FILE *f, int64_t run, const char *memcg
 	int rank = 0;
 	int64_t last_gen = -1;
 
-	if (sqlite3_prepare_v2(pc->db,
-			       "SELECT g.seq, s.t_ns, g.gen, SUM(g.anon), SUM(g.file) FROM lru_gen g "
-			       "JOIN sample s USING(run_id, seq) WHERE g.run_id = ? AND "
-			       "g.memcg_path = ? GROUP BY g.seq, g.gen ORDER BY g.seq, g.gen DESC",
-			       -1, &q, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(
+		    pc->db,
+		    "SELECT g.seq, s.t_ns, g.gen, SUM(g.anon), SUM(g.file) FROM lru_gen g "
+		    "JOIN sample s USING(run_id, seq) WHERE g.run_id = ? AND "
+		    "g.memcg_path = ? GROUP BY g.seq, g.gen ORDER BY g.seq, g.gen DESC",
+		    -1, &q, NULL) != SQLITE_OK)
 		return -EIO;
 	sqlite3_bind_int64(q, 1, run);
 	sqlite3_bind_text(q, 2, memcg, -1, SQLITE_STATIC);
@@ -101,14 +102,16 @@ static void panel(FILE *b, const char *dat, const char *what, int col0, double p
 	if (peak > 0)
 		fprintf(b, "unset label 1\nset yrange [0:*]\n");
 	else
-		fprintf(b, "set yrange [0:1]\nset label 1 \"no %s pages in this memcg\" at graph 0.5, "
-			   "graph 0.5 center\n",
+		fprintf(b,
+			"set yrange [0:1]\nset label 1 \"no %s pages in this memcg\" at graph 0.5, "
+			"graph 0.5 center\n",
 			what);
 	fprintf(b, "plot ");
 	/* the whole stack first, then each band below it painted over */
 	for (int i = NRANKS - 1; i >= 0; i--)
-		fprintf(b, "%s\"%s\" using 1:%d with filledcurves x1 fs solid 1.0 noborder "
-			   "lc rgb '%s' title \"%s\"",
+		fprintf(b,
+			"%s\"%s\" using 1:%d with filledcurves x1 fs solid 1.0 noborder "
+			"lc rgb '%s' title \"%s\"",
 			i < NRANKS - 1 ? ", " : "", dat, col0 + i, rank_color[i], rank_name[i]);
 	fprintf(b, "\n");
 }
@@ -129,7 +132,8 @@ static int gen_image(struct plot_ctx *pc, size_t v, int64_t run, const char *mem
 	f = plot_data(pc, dat);
 	if (!f)
 		return -errno;
-	fprintf(f, "# seconds, then MiB stacked by generation (youngest first): anon x4, file x4\n");
+	fprintf(f,
+		"# seconds, then MiB stacked by generation (youngest first): anon x4, file x4\n");
 	r = gen_data(pc, f, run, memcg, &peak_a, &peak_f);
 	if (fclose(f) != 0 || r < 0)
 		return r < 0 ? r : -EIO;

@@ -102,23 +102,25 @@ int plot_heatmap(struct plot_ctx *pc)
 		escape_gnuplot(b, t);
 		fprintf(b, " %zu%s", nrows - 1 - k, k + 1 < nrows ? ", " : ")\n");
 	}
-	fprintf(b, "set key at screen 0.5, screen 0.02 center bottom horizontal samplen 1.5 "
-		   "maxrows 2\nset bmargin %d\nset lmargin at screen 0.5\n",
+	fprintf(b,
+		"set key at screen 0.5, screen 0.02 center bottom horizontal samplen 1.5 "
+		"maxrows 2\nset bmargin %d\nset lmargin at screen 0.5\n",
 		ncand > 2 ? 6 : 7);
-	fprintf(b, "plot \"heatmap.dat\" index 0 using 1:2:(0.49):(0.47):3 with boxxyerror "
-		   "fs solid 1.0 noborder fc rgb variable notitle, \\\n"
-		   "  \"heatmap.dat\" index 1 using 1:2:(0.49):(0.47) with boxxyerror "
-		   "fs pattern 4 border lc rgb '#bbbbbb' lc rgb '#bbbbbb' notitle, \\\n"
-		   "  \"heatmap.dat\" index 0 using 1:2:5:4 with labels tc rgb variable "
-		   "font ',14' notitle, \\\n"
-		   "  \"heatmap.dat\" index 1 using 1:2:5 with labels tc rgb '#555555' "
-		   "font ',14' notitle, \\\n"
-		   "  keyentry with boxes fs solid 1.0 fc rgb '%s' title 'regression', \\\n"
-		   "  keyentry with boxes fs solid 1.0 fc rgb '%s' title 'improvement', \\\n"
-		   "  keyentry with boxes fs solid 1.0 fc rgb '%s' title 'no significant change', "
-		   "\\\n"
-		   "  keyentry with boxes fs pattern 4 fc rgb '#bbbbbb' "
-		   "title 'no verdict (n/c: not comparable across LRUs; n<2)'\n",
+	fprintf(b,
+		"plot \"heatmap.dat\" index 0 using 1:2:(0.49):(0.47):3 with boxxyerror "
+		"fs solid 1.0 noborder fc rgb variable notitle, \\\n"
+		"  \"heatmap.dat\" index 1 using 1:2:(0.49):(0.47) with boxxyerror "
+		"fs pattern 4 border lc rgb '#bbbbbb' lc rgb '#bbbbbb' notitle, \\\n"
+		"  \"heatmap.dat\" index 0 using 1:2:5:4 with labels tc rgb variable "
+		"font ',14' notitle, \\\n"
+		"  \"heatmap.dat\" index 1 using 1:2:5 with labels tc rgb '#555555' "
+		"font ',14' notitle, \\\n"
+		"  keyentry with boxes fs solid 1.0 fc rgb '%s' title 'regression', \\\n"
+		"  keyentry with boxes fs solid 1.0 fc rgb '%s' title 'improvement', \\\n"
+		"  keyentry with boxes fs solid 1.0 fc rgb '%s' title 'no significant change', "
+		"\\\n"
+		"  keyentry with boxes fs pattern 4 fc rgb '#bbbbbb' "
+		"title 'no verdict (n/c: not comparable across LRUs; n<2)'\n",
 		PLOT_REGRESSION, PLOT_IMPROVEMENT, PLOT_NO_CHANGE);
 	fclose(b);
 	return plot_render(pc, "heatmap", "", title, body, (int)(1000 + 280 * ncand),

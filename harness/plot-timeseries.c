@@ -21,7 +21,7 @@ enum ts_unit { TS_RATE, TS_PSI_PCT, TS_MIB };
 struct ts_series {
 	const char *metric;
 	const char *label; /* in the key, after the variant */
-	int dash;	   /* gnuplot dash type */
+	int dash; /* gnuplot dash type */
 };
 
 /* The time series images: one row each; up to two series per image. */
@@ -31,19 +31,41 @@ static const struct ts_kind {
 	bool per_memcg; /* one image per memcg (scope), else system-wide */
 	struct ts_series s[2];
 } ts_kinds[] = {
-	{ "pgscan", "Pages scanned per second (anon solid, file dashed)", "pages/s", TS_RATE,
-	  false, { { "vmstat:pgscan_anon", "anon", 1 }, { "vmstat:pgscan_file", "file", 2 } } },
-	{ "pgsteal", "Pages reclaimed per second (anon solid, file dashed)", "pages/s", TS_RATE,
+	{ "pgscan",
+	  "Pages scanned per second (anon solid, file dashed)",
+	  "pages/s",
+	  TS_RATE,
+	  false,
+	  { { "vmstat:pgscan_anon", "anon", 1 }, { "vmstat:pgscan_file", "file", 2 } } },
+	{ "pgsteal",
+	  "Pages reclaimed per second (anon solid, file dashed)",
+	  "pages/s",
+	  TS_RATE,
 	  false,
 	  { { "vmstat:pgsteal_anon", "anon", 1 }, { "vmstat:pgsteal_file", "file", 2 } } },
-	{ "majfault", "Major faults per second", "faults/s", TS_RATE, false,
+	{ "majfault",
+	  "Major faults per second",
+	  "faults/s",
+	  TS_RATE,
+	  false,
 	  { { "vmstat:pgmajfault", "", 1 } } },
-	{ "swap", "Swap per second (in solid, out dashed)", "pages/s", TS_RATE, false,
+	{ "swap",
+	  "Swap per second (in solid, out dashed)",
+	  "pages/s",
+	  TS_RATE,
+	  false,
 	  { { "vmstat:pswpin", "in", 1 }, { "vmstat:pswpout", "out", 2 } } },
-	{ "psi", "Memory pressure (PSI some solid, full dashed)", "% of time stalled",
-	  TS_PSI_PCT, false,
+	{ "psi",
+	  "Memory pressure (PSI some solid, full dashed)",
+	  "% of time stalled",
+	  TS_PSI_PCT,
+	  false,
 	  { { "psi.memory:some.total", "some", 1 }, { "psi.memory:full.total", "full", 2 } } },
-	{ "memory-current", "memory.current", "MiB", TS_MIB, true,
+	{ "memory-current",
+	  "memory.current",
+	  "MiB",
+	  TS_MIB,
+	  true,
 	  { { "memory.current:bytes", "", 1 } } },
 };
 
@@ -80,7 +102,8 @@ static size_t series_block(struct plot_ctx *pc, FILE *f, int64_t run, int64_t or
 				double rate = (double)(v - pv) / dt;
 
 				/* PSI totals are microseconds stalled */
-				fprintf(f, "%.3f %.6g\n", x, unit == TS_PSI_PCT ? rate / 1e4 : rate);
+				fprintf(f, "%.3f %.6g\n", x,
+					unit == TS_PSI_PCT ? rate / 1e4 : rate);
 				n++;
 			} else {
 				fprintf(f, "\n"); /* a reset: break the line */
@@ -122,8 +145,8 @@ static int ts_image(struct plot_ctx *pc, const struct ts_kind *k, const char *sc
 {
 	const struct dataset *ds = pc->an->ds;
 	_cleanup_free_ char *sname = escape_filename(scope);
-	_cleanup_free_ char *name = k->per_memcg ? xasprintf("ts-%s-%s", k->name, sname)
-						 : xasprintf("ts-%s", k->name);
+	_cleanup_free_ char *name = k->per_memcg ? xasprintf("ts-%s-%s", k->name, sname) :
+						   xasprintf("ts-%s", k->name);
 	_cleanup_free_ char *dat = xasprintf("%s.dat", name);
 	_cleanup_free_ char *body = NULL, *plot = NULL, *title = NULL;
 	size_t blen = 0, plen = 0, block = 0, points = 0;
@@ -151,8 +174,9 @@ static int ts_image(struct plot_ctx *pc, const struct ts_kind *k, const char *sc
 				_cleanup_free_ char *t = NULL;
 
 				points += n;
-				fprintf(p, "%s\"%s\" index %zu using 1:2 with lines lw 2.5 dt %d "
-					   "lc rgb '%s' ",
+				fprintf(p,
+					"%s\"%s\" index %zu using 1:2 with lines lw 2.5 dt %d "
+					"lc rgb '%s' ",
 					block ? ", \\\n  " : "", dat, block, k->s[si].dash,
 					plot_color(v));
 				if (ri == 0 && n) {

@@ -45,7 +45,7 @@ const char *plot_color(size_t i)
 	/* Okabe and Ito (2008): blue, orange, bluish green, reddish purple, sky blue,
 	 * vermillion, yellow, black; yellow last, it is faint on white. */
 	static const char *const c[] = { "#0072B2", "#E69F00", "#009E73", "#CC79A7",
-					  "#56B4E9", "#D55E00", "#000000", "#F0E442" };
+					 "#56B4E9", "#D55E00", "#000000", "#F0E442" };
 
 	return c[i % ARRAY_SIZE(c)];
 }
@@ -126,8 +126,8 @@ int plot_render(struct plot_ctx *pc, const char *name, const char *group, const 
 	}
 	if (r != 0 || !file_ok(pc->set->dir, name, "png") || !file_ok(pc->set->dir, name, "svg") ||
 	    !file_ok(pc->set->dir, name, "pdf")) {
-		_cleanup_free_ char *why = xasprintf("gnuplot exit %d: %s", r,
-						     err ? strstrip(err) : "no output");
+		_cleanup_free_ char *why =
+			xasprintf("gnuplot exit %d: %s", r, err ? strstrip(err) : "no output");
 
 		fail_note(pc, name, why);
 		return -EIO;
@@ -189,22 +189,23 @@ void plot_phase_marks(struct plot_ctx *pc, FILE *body, int64_t run_id, int64_t o
 			label = xstrdup("OOM kill");
 		else
 			label = xstrdup(word);
-		fprintf(body, "set arrow from %.3f, graph 0 to %.3f, graph 1 nohead dt 3 lw 1.5 "
-			      "lc rgb '%s' back\n",
+		fprintf(body,
+			"set arrow from %.3f, graph 0 to %.3f, graph 1 nohead dt 3 lw 1.5 "
+			"lc rgb '%s' back\n",
 			x, x, color);
 		if (!labels)
 			continue;
 		fprintf(body, "set label ");
 		escape_gnuplot(body, label);
-		fprintf(body, " at %.3f, graph 0.98 rotate by 90 right offset -0.6,0 "
-			      "font ',12' tc rgb '%s' back\n",
+		fprintf(body,
+			" at %.3f, graph 0.98 rotate by 90 right offset -0.6,0 "
+			"font ',12' tc rgb '%s' back\n",
 			x, color);
 	}
 	sqlite3_finalize(q);
 }
 
-int plot__all(struct sqlite3 *db, const struct analysis *an, const char *dir,
-	      struct plot_set *ret)
+int plot__all(struct sqlite3 *db, const struct analysis *an, const char *dir, struct plot_set *ret)
 {
 	struct plot_ctx pc = { .db = db, .an = an, .set = ret };
 	int r;

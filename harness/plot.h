@@ -20,10 +20,10 @@ struct analysis;
 struct sqlite3;
 
 struct plot_image {
-	char *kind;  /* the kind's name in the table: bars, heatmap, ... */
+	char *kind; /* the kind's name in the table: bars, heatmap, ... */
 	char *group; /* the report section it belongs to: a workload, "memcg NAME",
 		      * "system", or "" for the whole campaign */
-	char *name;  /* file name without extension, in the plots directory */
+	char *name; /* file name without extension, in the plots directory */
 	char *title; /* what it shows */
 };
 
@@ -48,8 +48,7 @@ const struct plot_kind *plot__kinds(size_t *ret_n);
  * the first error kept. *ret is filled in either case; clear it with
  * plot_set__clear().
  */
-int plot__all(struct sqlite3 *db, const struct analysis *an, const char *dir,
-	      struct plot_set *ret);
+int plot__all(struct sqlite3 *db, const struct analysis *an, const char *dir, struct plot_set *ret);
 void plot_set__clear(struct plot_set *s);
 
 #endif

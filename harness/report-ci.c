@@ -124,8 +124,8 @@ int report_junit(const struct report *rp, FILE *f)
 			} else if (!verdict_decided(c->verdict)) {
 				_cleanup_free_ char *why =
 					c->reason ? xasprintf("%s: %s", verdict_name(c->verdict),
-							      c->reason)
-						  : xstrdup(verdict_name(c->verdict));
+							      c->reason) :
+						    xstrdup(verdict_name(c->verdict));
 
 				fprintf(f, "      <skipped");
 				xml_attr(f, "message", why);
@@ -186,13 +186,15 @@ int report_json(const struct report *rp, FILE *f)
 	escape_json(f, ds->release);
 	fprintf(f, ",\n  \"baseline\": ");
 	escape_json(f, ds->v[ds->base].name);
-	fprintf(f, ",\n  \"options\": {\"min_effect\": %g, \"alpha\": %g, \"level\": %g, "
-		   "\"bootstrap_resamples\": %u, \"seed\": %llu, \"test\": \"welch\", "
-		   "\"adjust\": \"benjamini-hochberg\"},\n",
+	fprintf(f,
+		",\n  \"options\": {\"min_effect\": %g, \"alpha\": %g, \"level\": %g, "
+		"\"bootstrap_resamples\": %u, \"seed\": %llu, \"test\": \"welch\", "
+		"\"adjust\": \"benjamini-hochberg\"},\n",
 		an->o.min_effect, an->o.alpha, an->o.level, an->o.resamples,
 		(unsigned long long)an->o.seed);
-	fprintf(f, "  \"warmup_repetitions\": %d,\n  \"tests\": %zu,\n  \"regressions\": %zu,\n"
-		   "  \"improvements\": %zu,\n  \"verdicts\": [",
+	fprintf(f,
+		"  \"warmup_repetitions\": %d,\n  \"tests\": %zu,\n  \"regressions\": %zu,\n"
+		"  \"improvements\": %zu,\n  \"verdicts\": [",
 		ds->warmup, an->tests, an->regressions, an->improvements);
 	for (size_t i = 0; i < an->nc; i++) {
 		const struct comparison *c = &an->c[i];
@@ -232,15 +234,15 @@ int report_json(const struct report *rp, FILE *f)
 		fprintf(f, ", \"hedges_g\": ");
 		json_num(f, c->hedges);
 		fprintf(f, ", \"mde\": ");
-		json_num(f, nr ? noise__mde_at(nr, c->base.n < c->cur.n ? c->base.n : c->cur.n)
-			       : NAN);
+		json_num(f,
+			 nr ? noise__mde_at(nr, c->base.n < c->cur.n ? c->base.n : c->cur.n) : NAN);
 		fprintf(f, ",\n     \"verdict\": \"%s\", \"reason\": ",
-			c->verdict == VERDICT_REGRESSION	  ? "regression"
-			: c->verdict == VERDICT_IMPROVEMENT	  ? "improvement"
-			: c->verdict == VERDICT_NO_CHANGE	  ? "no-change"
-			: c->verdict == VERDICT_NOT_COMPARABLE ? "not-comparable"
-			: c->verdict == VERDICT_TOO_FEW	  ? "too-few-runs"
-								  : "no-data");
+			c->verdict == VERDICT_REGRESSION     ? "regression" :
+			c->verdict == VERDICT_IMPROVEMENT    ? "improvement" :
+			c->verdict == VERDICT_NO_CHANGE	     ? "no-change" :
+			c->verdict == VERDICT_NOT_COMPARABLE ? "not-comparable" :
+			c->verdict == VERDICT_TOO_FEW	     ? "too-few-runs" :
+							       "no-data");
 		if (c->reason)
 			escape_json(f, c->reason);
 		else

@@ -168,23 +168,26 @@ static void verdicts(FILE *f, const struct report *rp)
 		escape_xml(f, ds->v[cand].name);
 		fprintf(f, " against ");
 		escape_xml(f, ds->v[ds->base].name);
-		fprintf(f, " (baseline)</h3>\n<p class=\"summary\"><span class=\"%s\">%zu "
-			   "regression%s</span>, <span class=\"%s\">%zu improvement%s</span>; "
-			   "runs measured: %d and %d",
+		fprintf(f,
+			" (baseline)</h3>\n<p class=\"summary\"><span class=\"%s\">%zu "
+			"regression%s</span>, <span class=\"%s\">%zu improvement%s</span>; "
+			"runs measured: %d and %d",
 			nreg ? "bad" : "", nreg, nreg == 1 ? "" : "s", nimp ? "good" : "", nimp,
 			nimp == 1 ? "" : "s", ds->v[ds->base].measured, ds->v[cand].measured);
 		if (ds->warmup)
-			fprintf(f, " (the first %d repetition%s of each variant excluded as "
-				   "warm-up)",
+			fprintf(f,
+				" (the first %d repetition%s of each variant excluded as "
+				"warm-up)",
 				ds->warmup, ds->warmup == 1 ? "" : "s");
 		fprintf(f, ".</p>\n<table class=\"verdicts\"><thead><tr><th class=\"l\">metric</th>"
 			   "<th class=\"l\">better</th><th>");
 		escape_xml(f, ds->v[ds->base].name);
 		fprintf(f, " (baseline)</th><th>");
 		escape_xml(f, ds->v[cand].name);
-		fprintf(f, "</th><th>change</th><th>95%% CI</th><th>p Welch</th><th>p "
-			   "Mann-Whitney</th><th>q (BH)</th><th>Cliff's δ</th>%s"
-			   "<th class=\"l\">verdict</th></tr></thead><tbody>\n",
+		fprintf(f,
+			"</th><th>change</th><th>95%% CI</th><th>p Welch</th><th>p "
+			"Mann-Whitney</th><th>q (BH)</th><th>Cliff's δ</th>%s"
+			"<th class=\"l\">verdict</th></tr></thead><tbody>\n",
 			rp->nz ? "<th>MDE</th>" : "");
 		for (size_t i = 0; i < an->nc; i++) {
 			const struct comparison *c = &an->c[i];
@@ -233,13 +236,14 @@ static void verdicts(FILE *f, const struct report *rp)
 		}
 		fprintf(f, "</tbody></table>\n");
 	}
-	fprintf(f, "<p>Change: relative change of the mean, with a 95%% percentile bootstrap "
-		   "interval (%u resamples, seed %llu). q: Welch's p adjusted by Benjamini-Hochberg "
-		   "over the %zu tests of this campaign. A regression or improvement needs q ≤ %g "
-		   "and a change of at least %.0f%% in the metric's worse or better direction. "
-		   "Mann-Whitney's p and Cliff's δ are shown beside it; with 3 runs a side "
-		   "Mann-Whitney cannot go below 0.1. n/c: the metric means different things "
-		   "under classic LRU and MGLRU on this kernel, so no verdict is given across them.",
+	fprintf(f,
+		"<p>Change: relative change of the mean, with a 95%% percentile bootstrap "
+		"interval (%u resamples, seed %llu). q: Welch's p adjusted by Benjamini-Hochberg "
+		"over the %zu tests of this campaign. A regression or improvement needs q ≤ %g "
+		"and a change of at least %.0f%% in the metric's worse or better direction. "
+		"Mann-Whitney's p and Cliff's δ are shown beside it; with 3 runs a side "
+		"Mann-Whitney cannot go below 0.1. n/c: the metric means different things "
+		"under classic LRU and MGLRU on this kernel, so no verdict is given across them.",
 		an->o.resamples, (unsigned long long)an->o.seed, an->tests, an->o.alpha,
 		100 * an->o.min_effect);
 	if (rp->nz) {
@@ -295,9 +299,10 @@ static void group_table(FILE *f, const struct report *rp, const char *group)
 			if (c->row != ri)
 				continue;
 			fmt_pct(ch, sizeof(ch), c->change);
-			td(f, NULL, c->verdict == VERDICT_NOT_COMPARABLE ? "n/c"
-				    : c->verdict == VERDICT_TOO_FEW	 ? "n<2"
-									 : ch);
+			td(f, NULL,
+			   c->verdict == VERDICT_NOT_COMPARABLE ? "n/c" :
+			   c->verdict == VERDICT_TOO_FEW	? "n<2" :
+								  ch);
 		}
 		fprintf(f, "</tr>\n");
 	}
@@ -431,9 +436,10 @@ int report_html(const struct report *rp, FILE *f)
 		{ "balance", "balance", "Reclaim balance, anon and file" },
 	};
 
-	fprintf(f, "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n"
-		   "<head><meta charset=\"utf-8\"/><meta name=\"generator\" content=\"lrubench %s\"/>"
-		   "<title>lrubench: ",
+	fprintf(f,
+		"<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n"
+		"<head><meta charset=\"utf-8\"/><meta name=\"generator\" content=\"lrubench %s\"/>"
+		"<title>lrubench: ",
 		LRUBENCH_VERSION);
 	escape_xml(f, rp->campaign);
 	fprintf(f, "</title>\n<style>\n%s</style></head>\n<body>\n<h1>lrubench campaign ", css);
@@ -449,7 +455,8 @@ int report_html(const struct report *rp, FILE *f)
 		   "<a href=\"#balance\">balance</a><a href=\"#runs\">runs</a>"
 		   "<a href=\"#provenance\">provenance</a></nav>\n");
 	if (rp->plots_rc == -ENOENT)
-		fprintf(f, "<p><strong>gnuplot was not found: this report has no plots.</strong></p>\n");
+		fprintf(f,
+			"<p><strong>gnuplot was not found: this report has no plots.</strong></p>\n");
 	else if (rp->plots.failed) {
 		fprintf(f, "<p><strong>%zu plot(s) failed; the first: ", rp->plots.failed);
 		escape_xml(f, rp->plots.first_error);

@@ -29,7 +29,7 @@ struct report {
 	struct analysis *an;
 	struct noise *nz; /* NULL without noise figures */
 	struct plot_set plots;
-	int plots_rc;	  /* plot__all(): -ENOENT without gnuplot */
+	int plots_rc; /* plot__all(): -ENOENT without gnuplot */
 	char *campaign, *version, *created, *plan_path, *plan_text, *qemu_version;
 	struct report_run *runs;
 	size_t nruns;

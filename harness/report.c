@@ -56,13 +56,14 @@ static int load_runs(struct report *rp)
 	sqlite3 *db = store__db(rp->st);
 	sqlite3_stmt *q = NULL;
 
-	if (sqlite3_prepare_v2(db,
-			       "SELECT r.id, v.name, r.rep, r.status, COALESCE(r.reason, ''), "
-			       " (SELECT COUNT(*) FROM sample WHERE run_id = r.id), "
-			       " (SELECT value FROM run_prov WHERE run_id = r.id AND key = 'accel'), "
-			       " (r.ended_ns - r.started_ns) / 1e9 "
-			       "FROM run r JOIN variant v ON v.id = r.variant_id ORDER BY r.ord",
-			       -1, &q, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(
+		    db,
+		    "SELECT r.id, v.name, r.rep, r.status, COALESCE(r.reason, ''), "
+		    " (SELECT COUNT(*) FROM sample WHERE run_id = r.id), "
+		    " (SELECT value FROM run_prov WHERE run_id = r.id AND key = 'accel'), "
+		    " (r.ended_ns - r.started_ns) / 1e9 "
+		    "FROM run r JOIN variant v ON v.id = r.variant_id ORDER BY r.ord",
+		    -1, &q, NULL) != SQLITE_OK)
 		return -EIO;
 	while (sqlite3_step(q) == SQLITE_ROW) {
 		struct report_run *r;
@@ -77,8 +78,9 @@ static int load_runs(struct report *rp)
 			.reason = col_dup(q, 4),
 			.samples = sqlite3_column_int64(q, 5),
 			.accel = col_dup(q, 6),
-			.wall_s = sqlite3_column_type(q, 7) == SQLITE_NULL ? NAN
-									    : sqlite3_column_double(q, 7),
+			.wall_s = sqlite3_column_type(q, 7) == SQLITE_NULL ?
+					  NAN :
+					  sqlite3_column_double(q, 7),
 		};
 		r->warmup = r->rep < rp->an->ds->warmup;
 	}
@@ -93,9 +95,9 @@ static int load_runs(struct report *rp)
 		return -EIO;
 	while (sqlite3_step(q) == SQLITE_ROW) {
 		rp->prov = xrealloc(rp->prov, rp->nprov + 1, sizeof(*rp->prov));
-		rp->prov[rp->nprov++] = (struct report_kv){
-			.variant = col_dup(q, 0), .key = col_dup(q, 1), .value = col_dup(q, 2)
-		};
+		rp->prov[rp->nprov++] = (struct report_kv){ .variant = col_dup(q, 0),
+							    .key = col_dup(q, 1),
+							    .value = col_dup(q, 2) };
 	}
 	sqlite3_finalize(q);
 	return 0;
@@ -142,8 +144,8 @@ static int write_md(const struct report *rp, const char *path)
 	if (!f)
 		return -errno;
 	fprintf(f, "# lrubench campaign %s\n\n", rp->campaign);
-	fprintf(f, "Database `%s`; report by lrubench %s (campaign run by %s).\n\n",
-		rp->o->db_path, LRUBENCH_VERSION, rp->version);
+	fprintf(f, "Database `%s`; report by lrubench %s (campaign run by %s).\n\n", rp->o->db_path,
+		LRUBENCH_VERSION, rp->version);
 	fprintf(f, "## Verdicts\n\n```\n");
 	compare__verdicts(rp->an, rp->nz, f);
 	fprintf(f, "```\n\n## Comparison\n\n```\n");

@@ -23,12 +23,12 @@
 struct store;
 
 struct report_opts {
-	const char *db_path;  /* the database, as the reports name it */
-	const char *dir;      /* reports/<campaign> */
+	const char *db_path; /* the database, as the reports name it */
+	const char *dir; /* reports/<campaign> */
 	const char *baseline; /* NULL: the plan's */
 	struct verdict_opts vo;
-	const char *junit;    /* JUnit XML to write, or NULL */
-	const char *json;     /* JSON verdict table to write, or NULL */
+	const char *junit; /* JUnit XML to write, or NULL */
+	const char *json; /* JSON verdict table to write, or NULL */
 	const char *noise_db; /* an A/A campaign whose noise figures to copy in first, or NULL */
 	bool no_plots;
 };

@@ -191,8 +191,8 @@ static double u_of_a(const struct ranked *pool, const long *r2, size_t n, size_t
 	return (double)s2 / 2 - (double)(na * (na + 1)) / 2;
 }
 
-static int mw_normal(const struct ranked *pool, const long *r2, double ties, size_t na,
-		     size_t nb, struct stats_test *ret)
+static int mw_normal(const struct ranked *pool, const long *r2, double ties, size_t na, size_t nb,
+		     struct stats_test *ret)
 {
 	size_t n = na + nb;
 	long s2;

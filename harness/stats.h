@@ -28,9 +28,9 @@ int stats__summary(const double *x, size_t n, struct stats_summary *ret);
 
 struct stats_test {
 	double stat; /* t, or U of a (pairs a > b, ties one half: R's W) */
-	double df;   /* Welch-Satterthwaite degrees of freedom; NAN for U */
-	double p;    /* two-sided */
-	bool exact;  /* U: the exact permutation distribution, not the normal one */
+	double df; /* Welch-Satterthwaite degrees of freedom; NAN for U */
+	double p; /* two-sided */
+	bool exact; /* U: the exact permutation distribution, not the normal one */
 };
 
 /*

@@ -57,6 +57,13 @@
  * log(id PK, run_id -> run, name, text BLOB, UNIQUE(run_id, name))
  *	A whole named log of a run (the console), raw bytes.
  *
+ * Added by their writers, not part of the versioned schema:
+ * noise(label PK, n, cv, change, mde, source)
+ *	Noise figures of an A/A campaign (noise.h), or copied from one.
+ * meta keys read by the statistics: plan.baseline, plan.warmup (runs whose
+ * rep is below it are warm-up, not measured), noise.variant (an A/A
+ * campaign: the plan variant run against itself).
+ *
  * Views for ad-hoc queries:
  * v_value	every value with its run, time, metric and scope names
  * v_delta	counter values with the increase since the previous sample

@@ -26,33 +26,34 @@ enum verdict {
 	VERDICT_REGRESSION,
 	VERDICT_IMPROVEMENT,
 	VERDICT_NO_CHANGE,
-	VERDICT_NO_DIRECTION,	/* better = none: numbers only */
+	VERDICT_NO_DIRECTION, /* better = none: numbers only */
 	VERDICT_NOT_COMPARABLE, /* across LRUs: numbers and reason only */
-	VERDICT_TOO_FEW,	/* a side has n < 2 */
-	VERDICT_NO_DATA,	/* a side has no value */
+	VERDICT_TOO_FEW, /* a side has n < 2 */
+	VERDICT_NO_DATA, /* a side has no value */
 };
 
 struct verdict_opts {
 	double min_effect; /* relative, 0.05 */
-	double alpha;	   /* after Benjamini-Hochberg, 0.05 */
-	double level;	   /* confidence level of the intervals, 0.95 */
-	uint64_t seed;	   /* bootstrap seed, mixed with the metric and variant names */
+	double alpha; /* after Benjamini-Hochberg, 0.05 */
+	double level; /* confidence level of the intervals, 0.95 */
+	uint64_t seed; /* bootstrap seed, mixed with the metric and variant names */
 	unsigned resamples;
 };
-#define VERDICT_OPTS_DEFAULT                                                                       \
-	((struct verdict_opts){                                                                    \
+#define VERDICT_OPTS_DEFAULT    \
+	((struct verdict_opts){ \
 		.min_effect = 0.05, .alpha = 0.05, .level = 0.95, .seed = 1, .resamples = 10000 })
 
 struct comparison {
 	size_t row, cand; /* dataset row and candidate variant */
 	struct stats_summary base, cur; /* n = 0: no value */
-	double change;		/* (mean(cur) - mean(base)) / |mean(base)|; +-INFINITY from a zero base; NAN none */
-	double ci_lo, ci_hi;	/* bootstrap interval of change; NAN when not computed */
+	double change; /* (mean(cur) - mean(base)) / |mean(base)|; +-INFINITY from a zero base; NAN
+			  none */
+	double ci_lo, ci_hi; /* bootstrap interval of change; NAN when not computed */
 	struct stats_test welch, mw; /* p NAN when not computed */
-	double q;		/* Benjamini-Hochberg adjusted Welch p; NAN outside the family */
-	double cliff, hedges;	/* NAN when undefined */
+	double q; /* Benjamini-Hochberg adjusted Welch p; NAN outside the family */
+	double cliff, hedges; /* NAN when undefined */
 	enum verdict verdict;
-	const char *reason;	/* NOT_COMPARABLE: why (static text) */
+	const char *reason; /* NOT_COMPARABLE: why (static text) */
 };
 
 struct analysis {

@@ -70,14 +70,18 @@ test_final_vmstat() {
 }
 
 test_compare() {
-	local db=$1
-	$lrb compare "$db" > "$tmp/cmp.out" 2>&1 || { bad compare "lrubench compare failed"; return; }
+	local db=$1 rc=0
+	# exit 1 is a regression verdict, which classic against MGLRU may well give
+	$lrb compare "$db" > "$tmp/cmp.out" 2>&1 || rc=$?
+	((rc <= 1)) || { bad compare "lrubench compare failed (exit $rc)"; return; }
 	grep -qE '^anon:throughput +ops/s +higher .* n=2 .* n=2 +[+-][0-9.]+%' "$tmp/cmp.out" ||
 		{ bad compare "no throughput row with n=2 and a change: $(grep throughput "$tmp/cmp.out")"; return; }
 	grep -qE '^vmstat:workingset_refault_anon .*\(not comparable\)' "$tmp/cmp.out" ||
 		{ bad compare "workingset_refault_anon not marked not comparable"; return; }
-	$lrb report "$db" > /dev/null 2>&1 && ls "$LRUBENCH_REPORTS"/*/report.md > /dev/null 2>&1 ||
-		{ bad compare "lrubench report wrote no report.md"; return; }
+	rc=0
+	$lrb report "$db" > /dev/null 2>&1 || rc=$?
+	((rc <= 1)) && ls "$LRUBENCH_REPORTS"/*/report.md > /dev/null 2>&1 ||
+		{ bad compare "lrubench report wrote no report.md (exit $rc)"; return; }
 	ok "compare: n shown, change computed, cross-LRU marks; report written"
 }
 
@@ -275,7 +279,80 @@ test_disk_full() {
 	fi
 }
 
-tests=${LRUBENCH_TESTS:-"refuse slice hang garbage panic crash oom qemu_killed lrubench_killed lrubench_interrupted odd_paths disk_full"}
+# --- reports: a report's files are there, parse, and hold what they should --
+# check_report DIR NAME: index.html well-formed XML, plots present and non-empty
+check_report() {
+	local dir=$1 name=$2 f
+	[[ -s $dir/report.md && -s $dir/index.html ]] || { bad "$name" "no report.md or index.html in $dir"; return 1; }
+	xmllint --noout "$dir/index.html" 2> "$tmp/$name.xml.err" ||
+		{ bad "$name" "index.html is not well-formed: $(head -3 "$tmp/$name.xml.err")"; return 1; }
+	# the verdict table first, then the full comparison
+	local v c; v=$(grep -n '^## Verdicts' "$dir/report.md" | cut -d: -f1); c=$(grep -n '^## Comparison' "$dir/report.md" | cut -d: -f1)
+	[[ -n $v && -n $c && $v -lt $c ]] || { bad "$name" "report.md: verdicts not before the comparison"; return 1; }
+	for f in heatmap bars-0-anon ts-majfault ts-swap ts-psi ts-pgsteal balance; do
+		for e in png svg pdf; do
+			[[ -s $dir/plots/$f.$e ]] || { bad "$name" "plot $f.$e missing or empty"; return 1; }
+		done
+	done
+	ls "$dir"/plots/gen-*-_wl.png > /dev/null 2>&1 || { bad "$name" "no MGLRU generations plot of memcg wl"; return 1; }
+	# every plot is inlined in the page
+	local svgs; svgs=$(grep -c '<svg' "$dir/index.html")
+	((svgs >= $(ls "$dir"/plots/*.svg | wc -l))) || { bad "$name" "index.html inlines $svgs of the SVG plots"; return 1; }
+	return 0
+}
+
+# --- A/A: a variant against itself reports no regression -------------------
+test_noise() {
+	local db=$tmp/aa.db rc=0
+	$lrb noise harness/tests/plans/halfmem.ini --db "$db" > "$tmp/aa.out" 2> "$tmp/aa.err" || rc=$?
+	[[ $rc == 0 ]] || { bad noise "lrubench noise exit $rc: $(tail -3 "$tmp/aa.err")"; return; }
+	local n; n=$(q "$db" "SELECT COUNT(*) FROM run WHERE status='completed'")
+	[[ $n == 6 ]] || { bad noise "expected 6 completed runs, got $n"; return; }
+	local mde; mde=$(q "$db" "SELECT COUNT(*) FROM noise WHERE mde > 0")
+	((mde > 5)) || { bad noise "noise figures with an MDE: $mde"; return; }
+	grep -q '^anon:throughput .*%' "$tmp/aa.out" || { bad noise "no noise table on stdout"; return; }
+	rc=0
+	$lrb report "$db" --junit "$tmp/aa-junit.xml" > /dev/null 2> "$tmp/aa-report.err" || rc=$?
+	[[ $rc == 0 ]] || { bad noise "A/A reported a regression (exit $rc): $(grep -o 'name="[^"]*">\s*<failure[^>]*' "$tmp/aa-junit.xml" | head -3)"; return; }
+	xmllint --noout "$tmp/aa-junit.xml" || { bad noise "JUnit XML not well-formed"; return; }
+	grep -q '<testsuites [^>]* failures="0"' "$tmp/aa-junit.xml" || { bad noise "JUnit has failures"; return; }
+	check_report "$LRUBENCH_REPORTS/$(q "$db" "SELECT value FROM meta WHERE key='campaign'")" noise || return
+	ok "noise: A/A of 3+3 runs, no regression (exit 0), MDE of $mde metrics stored, report well-formed"
+}
+
+# --- half the memcg for the candidate: a regression, exit 1, a failing case -
+test_verdict() {
+	local db=$tmp/half.db rc=0
+	$lrb run harness/tests/plans/halfmem.ini --db "$db" > "$tmp/half.out" 2> "$tmp/half.err" || rc=$?
+	[[ $rc == 0 ]] || { bad verdict "lrubench run exit $rc: $(tail -3 "$tmp/half.err")"; return; }
+	local lim; lim=$(q "$db" "SELECT group_concat(v.name || '=' || p.value, ' ') FROM run r JOIN variant v ON v.id = r.variant_id JOIN run_prov p ON p.run_id = r.id AND p.key = 'guest.conf.memcg/wl/memory.max' WHERE r.rep = 0")
+	[[ $lim == "full=67108864 half=33554432" ]] || { bad verdict "memcg limits read back in the guests: $lim"; return; }
+	local noise=()
+	[[ -s $tmp/aa.db ]] && noise=(--noise "$tmp/aa.db")
+	rc=0
+	$lrb report "$db" --junit "$tmp/half-junit.xml" --json "$tmp/half.json" "${noise[@]}" > /dev/null 2> "$tmp/half-report.err" || rc=$?
+	[[ $rc == 1 ]] || { bad verdict "lrubench report exit $rc, want 1 (regression): $(tail -2 "$tmp/half-report.err")"; return; }
+	rc=0
+	$lrb compare "$db" > "$tmp/half-cmp.out" 2>&1 || rc=$?
+	[[ $rc == 1 ]] || { bad verdict "lrubench compare exit $rc, want 1"; return; }
+	xmllint --noout "$tmp/half-junit.xml" || { bad verdict "JUnit XML not well-formed"; return; }
+	grep -q '<testcase classname="lrubench.anon" name="anon:majflt">' "$tmp/half-junit.xml" &&
+		grep -A1 'name="anon:majflt">' "$tmp/half-junit.xml" | grep -q '<failure type="regression"' ||
+		{ bad verdict "no failing JUnit case for anon:majflt: $(grep -A1 'name="anon:majflt"' "$tmp/half-junit.xml")"; return; }
+	grep -q '"metric": "anon:majflt".*' "$tmp/half.json" && grep -q '"regressions": [1-9]' "$tmp/half.json" ||
+		{ bad verdict "JSON verdict table without the regression"; return; }
+	grep -qE '^anon:majflt +lower +3/3 .* REGRESSION' "$tmp/half-cmp.out" ||
+		{ bad verdict "compare does not mark anon:majflt: $(grep '^anon:majflt' "$tmp/half-cmp.out")"; return; }
+	local dir; dir="$LRUBENCH_REPORTS/$(q "$db" "SELECT value FROM meta WHERE key='campaign'")"
+	check_report "$dir" verdict || return
+	if ((${#noise[@]})); then
+		grep -q '^MDE: the change an A/A campaign' "$dir/report.md" || { bad verdict "report.md does not quote the A/A noise"; return; }
+	fi
+	local regs; regs=$(grep -o '"regressions": [0-9]*' "$tmp/half.json")
+	ok "verdict: half the memcg is a regression (exit 1, failing JUnit case anon:majflt, $regs), report well-formed"
+}
+
+tests=${LRUBENCH_TESTS:-"refuse slice noise verdict hang garbage panic crash oom qemu_killed lrubench_killed lrubench_interrupted odd_paths disk_full"}
 for t in $tests; do
 	echo "== $t" >&2
 	"test_$t"

@@ -21,12 +21,12 @@
 #include "stats.h"
 #include "util.h"
 
-#define near(got, want, tol)                                                                       \
-	do {                                                                                       \
-		double g_ = (got), w_ = (want);                                                    \
-		if (!(fabs(g_ - w_) <= (tol)))                                                     \
-			fail_msg("%s = %.10g, want %.10g (tolerance %g)", #got, g_, w_,           \
-				 (double)(tol));                                                   \
+#define near(got, want, tol)                                                            \
+	do {                                                                            \
+		double g_ = (got), w_ = (want);                                         \
+		if (!(fabs(g_ - w_) <= (tol)))                                          \
+			fail_msg("%s = %.10g, want %.10g (tolerance %g)", #got, g_, w_, \
+				 (double)(tol));                                        \
 	} while (0)
 
 /* R's datasets::sleep, extra hours of sleep under drug 1 and drug 2. */
@@ -84,8 +84,7 @@ static void test_welch(void **state)
 
 		assert_int_equal(stats__welch(a, 4, b, 4, &t), 0);
 		near(t.stat, 4.25 / sqrt(55.0 / 48), 1e-12);
-		near(t.df, (55.0 / 48) * (55.0 / 48) /
-				   ((25.0 / 144 + 1225.0 / 2304) / 3), 1e-9);
+		near(t.df, (55.0 / 48) * (55.0 / 48) / ((25.0 / 144 + 1225.0 / 2304) / 3), 1e-9);
 		near(t.p, 0.0085128631313781695, 1e-9);
 	}
 	/* constant samples: certain difference, or none */
@@ -176,13 +175,16 @@ static void test_u_ties_klotz(void **state)
 	};
 	static const int t2[] = { 6, 5, 4, 3, 2, 1 };
 	static const double w2[][2] = {
-		{ 52.0, 0.000014 }, { 56.5, 0.000128 }, { 60.0, 0.000230 }, { 64.0, 0.000825 },
-		{ 70.0, 0.005648 }, { 74.0, 0.011111 }, { 80.0, 0.038969 }, { 82.0, 0.049581 },
-		{ 87.0, 0.101132 },
+		{ 52.0, 0.000014 }, { 56.5, 0.000128 }, { 60.0, 0.000230 },
+		{ 64.0, 0.000825 }, { 70.0, 0.005648 }, { 74.0, 0.011111 },
+		{ 80.0, 0.038969 }, { 82.0, 0.049581 }, { 87.0, 0.101132 },
 	};
 	static const int t3[] = { 2, 2, 2, 2, 2, 2, 2, 2 };
 	static const double w3[][2] = {
-		{ 32.0, 0.000078 }, { 40.0, 0.005905 }, { 46.0, 0.035664 }, { 54.0, 0.175369 },
+		{ 32.0, 0.000078 },
+		{ 40.0, 0.005905 },
+		{ 46.0, 0.035664 },
+		{ 54.0, 0.175369 },
 	};
 	double pooled[32], p;
 	size_t n;
@@ -335,11 +337,22 @@ static void test_effect_sizes(void **state)
 static void test_bh(void **state)
 {
 	static const double p[] = { 0.0001, 0.0004, 0.0019, 0.0095, 0.0201, 0.0278, 0.0298, 0.0344,
-				     0.0459, 0.3240, 0.4262, 0.5719, 0.6528, 0.7590, 1.000 };
-	static const double want[] = { 0.0015,	 0.003,	   0.0095,   0.035625, 0.0603,
-				       0.0298 * 15 / 7, 0.0298 * 15 / 7, 0.0645, 0.0765, 0.486,
-				       0.4262 * 15 / 11, 0.5719 * 15 / 12, 0.6528 * 15 / 13,
-				       0.7590 * 15 / 14, 1.0 };
+				    0.0459, 0.3240, 0.4262, 0.5719, 0.6528, 0.7590, 1.000 };
+	static const double want[] = { 0.0015,
+				       0.003,
+				       0.0095,
+				       0.035625,
+				       0.0603,
+				       0.0298 * 15 / 7,
+				       0.0298 * 15 / 7,
+				       0.0645,
+				       0.0765,
+				       0.486,
+				       0.4262 * 15 / 11,
+				       0.5719 * 15 / 12,
+				       0.6528 * 15 / 13,
+				       0.7590 * 15 / 14,
+				       1.0 };
 	double q[15], shuffled[16], qs[16];
 	int rejected = 0;
 

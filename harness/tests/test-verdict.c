@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The verdict layer and the report writers on a campaign database built
+ * here through the store: warm-up runs and failed runs kept out of the
+ * numbers, a clear regression found, an unchanged metric left alone, no
+ * verdict with n < 2 or across LRUs on a metric marked not comparable, and
+ * reports (HTML, JUnit, JSON, plots) that stay well-formed when the guest
+ * sends hostile names.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "escape.h"
+#include "noise.h"
+#include "plan.h"
+#include "report.h"
+#include "spawn.h"
+#include "store.h"
+#include "util.h"
+#include "verdict.h"
+
+/* A result key as a hostile guest might send it: markup, quotes, a control
+ * character, invalid UTF-8, gnuplot's enhanced-text and macro characters. */
+#define HOSTILE "k<&>\"'\x01\xc3\xa9\xff_^{}@$\\"
+
+static char tmpdir[] = "/tmp/lrubench-test-verdict.XXXXXX";
+
+struct run_spec {
+	const char *variant;
+	int rep;
+	const char *status;
+	double tput, lat; /* results */
+	int64_t refault; /* counter increase */
+	bool only1; /* also report w:only1 */
+};
+
+/*
+ * base (classic), cand (MGLRU) and twin (classic), four repetitions, the
+ * first a warm-up with absurd values; cand is 30% slower, and one of its
+ * runs failed with a zero that must not be averaged. w:only1 has one value
+ * in base, two in cand, none in twin.
+ */
+static const struct run_spec runs[] = {
+	{ "base", 0, RUN_COMPLETED, 5000, 500, 1000000, false },
+	{ "cand", 0, RUN_COMPLETED, 5000, 500, 1000000, false },
+	{ "twin", 0, RUN_COMPLETED, 5000, 500, 1000000, false },
+	{ "base", 1, RUN_COMPLETED, 102, 10, 1000, true },
+	{ "cand", 1, RUN_COMPLETED, 70, 10.2, 300, true },
+	{ "twin", 1, RUN_COMPLETED, 101, 10.1, 1010, false },
+	{ "base", 2, RUN_COMPLETED, 98, 11, 1020, false },
+	{ "cand", 2, RUN_COMPLETED, 72, 10.8, 310, true },
+	{ "twin", 2, RUN_COMPLETED, 99, 10.9, 990, false },
+	{ "base", 3, RUN_COMPLETED, 101, 9, 980, false },
+	{ "cand", 3, RUN_COMPLETED, 69, 9.1, 290, false },
+	{ "twin", 3, RUN_COMPLETED, 100, 9.2, 1000, false },
+	{ "cand", 3, RUN_FAILED_WORKLOAD, 0, 0, 0, false },
+};
+
+static char *build_db(void)
+{
+	char *path = xasprintf("%s/c.db", tmpdir);
+	struct store *st = NULL;
+	int64_t vid[3], run;
+	static const char *const names[] = { "base", "cand", "twin" };
+	static const char *const lrus[] = { "classic", "mglru", "classic" };
+
+	assert_int_equal(store__open(path, &st), 0);
+	assert_int_equal(store__meta_set(st, "campaign", "vt<&>"), 0);
+	assert_int_equal(store__meta_set(st, "plan.baseline", "base"), 0);
+	assert_int_equal(store__meta_set(st, "plan.warmup", "1"), 0);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(store__variant_add(st, names[i], "6.1 k", lrus[i], "", &vid[i]),
+				 0);
+	for (size_t i = 0; i < ARRAY_SIZE(runs); i++) {
+		const struct run_spec *r = &runs[i];
+		int v = r->variant[0] == 'b' ? 0 : r->variant[0] == 'c' ? 1 : 2;
+
+		assert_int_equal(store__run_add(st, vid[v], r->rep, (int)i, 1, &run), 0);
+		store__run_prov(st, run, "guest.kernel_release", "6.1.0-57-cloud-amd64");
+		assert_int_equal(store__result(st, run, "w", "tput", r->tput, "ops/s", "higher"),
+				 0);
+		assert_int_equal(store__result(st, run, "w", "lat", r->lat, "ns", "lower"), 0);
+		assert_int_equal(store__result(st, run, "w", HOSTILE, 1, "x", "higher"), 0);
+		if (r->only1)
+			assert_int_equal(store__result(st, run, "w", "only1", 5, "x", "lower"), 0);
+		for (int seq = 0; seq < 2; seq++) {
+			assert_int_equal(store__sample_begin(st, run, seq, seq * 1000000000LL), 0);
+			assert_int_equal(store__value(st, run, seq,
+						      "vmstat:workingset_refault_anon", "-",
+						      seq ? 5000 + r->refault : 5000),
+					 0);
+			assert_int_equal(store__sample_end(st, run, seq, true), 0);
+		}
+		assert_int_equal(store__run_finish(st, run, r->status, NULL, 1), 0);
+	}
+	store__close(st);
+	return path;
+}
+
+static const struct comparison *find(const struct analysis *an, const char *label, const char *cand)
+{
+	for (size_t i = 0; i < an->nc; i++)
+		if (!strcmp(an->ds->rows[an->c[i].row].label, label) &&
+		    !strcmp(an->ds->v[an->c[i].cand].name, cand))
+			return &an->c[i];
+	fail_msg("no comparison of %s for %s", label, cand);
+	return NULL;
+}
+
+static void test_verdicts(void **state)
+{
+	_cleanup_free_ char *path = build_db();
+	struct store *st = NULL;
+	struct analysis *an = NULL;
+	struct verdict_opts o = VERDICT_OPTS_DEFAULT;
+	const struct comparison *c;
+
+	(void)state;
+	assert_int_equal(store__open(path, &st), 0);
+	assert_int_equal(analysis__run(st, NULL, &o, &an), 0);
+	assert_string_equal(an->ds->v[an->ds->base].name, "base");
+	assert_int_equal(an->ds->warmup, 1);
+	/* warm-up and failed runs counted, not measured */
+	assert_int_equal(an->ds->v[1].measured, 3);
+	assert_int_equal(an->ds->v[1].warmup, 1);
+	assert_int_equal(an->ds->v[1].failed, 1);
+
+	c = find(an, "w:tput", "cand");
+	assert_int_equal(c->base.n, 3);
+	assert_true(fabs(c->base.mean - (102 + 98 + 101) / 3.0) < 1e-9);
+	assert_true(fabs(c->cur.mean - (70 + 72 + 69) / 3.0) < 1e-9);
+	assert_true(fabs(c->change - (211.0 / 3 - 301.0 / 3) / (301.0 / 3)) < 1e-12);
+	assert_int_equal(c->verdict, VERDICT_REGRESSION);
+	assert_true(c->q <= 0.05);
+	assert_true(c->ci_hi < 0);
+	assert_true(c->cliff == -1);
+	/* the twin is within a percent: no verdict either way */
+	assert_int_equal(find(an, "w:tput", "twin")->verdict, VERDICT_NO_CHANGE);
+	assert_int_equal(find(an, "w:lat", "cand")->verdict, VERDICT_NO_CHANGE);
+	assert_int_equal(find(an, "w:only1", "cand")->verdict, VERDICT_TOO_FEW);
+	assert_int_equal(find(an, "w:only1", "twin")->verdict, VERDICT_NO_DATA);
+	/* refaults: not comparable across LRUs (6.1), comparable between two classic runs;
+	 * the candidate's 70% fewer refaults would otherwise read as an improvement */
+	c = find(an, "vmstat:workingset_refault_anon", "cand");
+	assert_int_equal(c->verdict, VERDICT_NOT_COMPARABLE);
+	assert_non_null(c->reason);
+	assert_true(isnan(c->change) && isnan(c->q));
+	assert_int_equal(find(an, "vmstat:workingset_refault_anon", "twin")->verdict,
+			 VERDICT_NO_CHANGE);
+	assert_int_equal(an->regressions, 1);
+	assert_int_equal(an->improvements, 0);
+	/* the family: tput, lat, hostile for cand and twin, refault for twin */
+	assert_int_equal(an->tests, 7);
+
+	/* a larger minimum effect turns the regression into no change */
+	analysis__free(an);
+	o.min_effect = 0.5;
+	assert_int_equal(analysis__run(st, NULL, &o, &an), 0);
+	assert_int_equal(find(an, "w:tput", "cand")->verdict, VERDICT_NO_CHANGE);
+	assert_int_equal(an->regressions, 0);
+	analysis__free(an);
+	/* another baseline: cand against itself is no baseline; twin as the baseline */
+	assert_int_equal(analysis__run(st, "nope", &o, &an), -ENOENT);
+	assert_int_equal(analysis__run(st, "twin", &o, &an), 0);
+	assert_string_equal(an->ds->v[an->ds->base].name, "twin");
+	analysis__free(an);
+	store__close(st);
+}
+
+static bool have(const char *prog)
+{
+	const char *argv[] = { prog, "--version", NULL };
+	_cleanup_free_ char *out = NULL, *err = NULL;
+	struct spawn_opts so = { .ret_stdout = &out, .ret_stderr = &err };
+
+	return spawn_run(argv, &so) == 0;
+}
+
+static bool xml_ok(const char *path)
+{
+	const char *argv[] = { "xmllint", "--noout", path, NULL };
+	_cleanup_free_ char *err = NULL;
+	struct spawn_opts so = { .ret_stderr = &err };
+	int r = spawn_run(argv, &so);
+
+	if (r != 0)
+		print_error("xmllint %s: %s\n", path, err ? err : "");
+	return r == 0;
+}
+
+static void test_reports(void **state)
+{
+	_cleanup_free_ char *path = xasprintf("%s/c.db", tmpdir);
+	_cleanup_free_ char *dir = xasprintf("%s/report", tmpdir);
+	_cleanup_free_ char *junit = xasprintf("%s/junit.xml", tmpdir);
+	_cleanup_free_ char *json = xasprintf("%s/v.json", tmpdir);
+	_cleanup_free_ char *html = xasprintf("%s/index.html", dir);
+	_cleanup_free_ char *j = NULL, *js = NULL, *h = NULL, *md = NULL, *mdpath = NULL;
+	struct report_opts o = { .db_path = path,
+				 .dir = dir,
+				 .vo = VERDICT_OPTS_DEFAULT,
+				 .junit = junit,
+				 .json = json };
+	struct store *st = NULL;
+	size_t regressions = 99;
+	const char *p;
+	int failures = 0;
+
+	(void)state;
+	if (access(path, F_OK) < 0)
+		free(build_db());
+	o.no_plots = !have("gnuplot");
+	assert_int_equal(store__open(path, &st), 0);
+	assert_int_equal(report__write(st, &o, &regressions), 0);
+	store__close(st);
+	assert_int_equal(regressions, 1);
+
+	/* JUnit: one failing case, the regression; the n/c and n<2 cases skipped */
+	assert_int_equal(read_file(junit, 1 << 20, &j, NULL), 0);
+	for (p = j; (p = strstr(p, "<failure ")); p++)
+		failures++;
+	assert_int_equal(failures, 1);
+	assert_non_null(strstr(j, "name=\"w:tput\">\n      <failure type=\"regression\""));
+	assert_non_null(strstr(j, "<skipped message=\"not comparable across LRUs: under MGLRU"));
+	assert_non_null(strstr(j, "<skipped message=\"too few runs (n &lt; 2)\"/>"));
+	/* hostile text escaped, the invalid byte and the control character replaced */
+	assert_non_null(strstr(j, "name=\"w:k&lt;&amp;&gt;&quot;&#39;\xef\xbf\xbd\xc3\xa9\xef"
+				  "\xbf\xbd_^{}@$\\\""));
+	assert_null(strstr(j, "\xff"));
+	assert_non_null(strstr(j, "name=\"lrubench vt&lt;&amp;&gt;\""));
+
+	assert_int_equal(read_file(json, 1 << 20, &js, NULL), 0);
+	assert_non_null(strstr(js, "\"metric\": \"w:k<&>\\\"'\\u0001\xc3\xa9\\ufffd_^{}@$\\\\\""));
+	assert_non_null(strstr(js, "\"regressions\": 1,"));
+	assert_non_null(strstr(js, "\"warmup_repetitions\": 1,"));
+
+	assert_int_equal(read_file(html, 16 << 20, &h, NULL), 0);
+	assert_null(strstr(h, "\xff"));
+	assert_null(strstr(h, "<&>"));
+	mdpath = xasprintf("%s/report.md", dir);
+	assert_int_equal(read_file(mdpath, 1 << 20, &md, NULL), 0);
+	/* the verdict table comes first */
+	assert_true(strstr(md, "## Verdicts") < strstr(md, "## Comparison"));
+	assert_non_null(strstr(md, "REGRESSION"));
+	if (!have("xmllint")) {
+		print_message("SKIP well-formedness: xmllint not installed\n");
+	} else {
+		assert_true(xml_ok(junit));
+		assert_true(xml_ok(html));
+	}
+	if (o.no_plots) {
+		print_message("SKIP plots: gnuplot not installed\n");
+	} else {
+		static const char *const must[] = { "heatmap", "bars-0-w" };
+
+		/* the hostile name went through gnuplot too (bars of group w) */
+		for (size_t i = 0; i < ARRAY_SIZE(must); i++)
+			for (int e = 0; e < 3; e++) {
+				static const char *const ext[] = { "png", "svg", "pdf" };
+				_cleanup_free_ char *f =
+					xasprintf("%s/plots/%s.%s", dir, must[i], ext[e]);
+				struct stat sb;
+
+				if (stat(f, &sb) < 0 || sb.st_size == 0)
+					fail_msg("%s missing or empty", f);
+			}
+		assert_non_null(strstr(h, "<svg"));
+	}
+}
+
+/* The A/A transformation of a plan and noise figures through the store. */
+static void test_noise(void **state)
+{
+	static const char plan_text[] = "[campaign]\nbaseline = b\n[variant a]\nlru = classic\n"
+					"[variant b]\nlru = mglru\nsysctl.vm.swappiness = 10\n"
+					"memcg.m.memory.max = 1M\n[memcg m]\nmemory.max = 2M\n"
+					"[workload w]\ntype = anon-zipf\nmemcg = m\nsize = 1M\n";
+	_cleanup_free_ char *path = xasprintf("%s/c.db", tmpdir);
+	_cleanup_free_ char *err = NULL;
+	struct plan *p = NULL;
+	struct store *st = NULL;
+	struct analysis *an = NULL;
+	struct noise *nz = NULL, *back = NULL;
+	struct verdict_opts o = VERDICT_OPTS_DEFAULT;
+	const struct noise_row *r;
+
+	(void)state;
+	assert_int_equal(plan__parse("aa.ini", plan_text, &p, &err), 0);
+	assert_int_equal(noise__plan(p, NULL, &err), 0);
+	assert_int_equal(p->nvariants, 2);
+	assert_string_equal(p->variants[0].name, "b-a");
+	assert_string_equal(p->variants[1].name, "b-b");
+	assert_string_equal(p->baseline, "b-a");
+	assert_string_equal(p->name, "campaign-noise");
+	for (int i = 0; i < 2; i++) {
+		assert_string_equal(p->variants[i].lru, "mglru");
+		assert_string_equal(p->variants[i].sysctls[0].value, "10");
+		assert_string_equal(plan_variant_memcg(&p->variants[i], "m", "memory.max"),
+				    "1048576");
+	}
+	assert_int_equal(noise__plan(p, "zz", &err), -ENOENT);
+	plan__free(p);
+
+	/* base against twin, both classic: the A/A figures of the synthetic campaign */
+	if (access(path, F_OK) < 0)
+		free(build_db());
+	assert_int_equal(store__open(path, &st), 0);
+	assert_int_equal(analysis__run(st, "base", &o, &an), 0);
+	assert_int_equal(noise__compute(an, 2, &nz), 0);
+	assert_int_equal(noise__store(st, nz), 0);
+	assert_int_equal(noise__load(st, &back), 0);
+	r = noise__find(back, "w:tput");
+	assert_non_null(r);
+	assert_int_equal(r->n, 3);
+	/* by hand: base 102 98 101 (variance 13/3 = 4.333), twin 101 99 100 (variance 1),
+	 * pooled cv = sqrt((4.333 + 1) / 2) / 100.1667 */
+	assert_true(fabs(r->cv - sqrt((13.0 / 3 + 1) / 2) / (601.0 / 6)) < 1e-12);
+	assert_true(fabs(r->mde - stats__mde(3, r->cv, 0.05, 0.8)) < 1e-12);
+	assert_null(noise__find(back, "w:only1"));
+	noise__free(nz);
+	noise__free(back);
+	analysis__free(an);
+	store__close(st);
+}
+
+static void test_escape(void **state)
+{
+	_cleanup_free_ char *x = NULL, *js = NULL, *g = NULL, *fn = escape_filename("../a b/é");
+	size_t lx = 0, lj = 0, lg = 0;
+	FILE *fx = open_memstream(&x, &lx), *fj = open_memstream(&js, &lj);
+	FILE *fg = open_memstream(&g, &lg);
+
+	(void)state;
+	escape_xml(fx, "a<b>&\"'\x01\xed\xa0\x80\xc0\xaf\n");
+	escape_json(fj, "a\"\\\n\x01\xff");
+	escape_gnuplot(fg, "a\"\\\n\x01'@$_^{}\xff");
+	fclose(fx);
+	fclose(fj);
+	fclose(fg);
+	/* a surrogate (ED A0 80) and an overlong slash (C0 AF) are invalid UTF-8 */
+	assert_string_equal(x, "a&lt;b&gt;&amp;&quot;&#39;\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"
+			       "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\n");
+	assert_string_equal(js, "\"a\\\"\\\\\\n\\u0001\\ufffd\"");
+	assert_string_equal(g, "\"a\\\"\\\\\\n '@$_^{}?\"");
+	assert_string_equal(fn, "_._a_b___");
+	free(fn);
+	fn = escape_filename("");
+	assert_string_equal(fn, "_");
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	const char *argv[] = { "rm", "-rf", tmpdir, NULL };
+	struct spawn_opts so = { 0 };
+
+	(void)state;
+	return spawn_run(argv, &so) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_reports),
+		cmocka_unit_test(test_noise),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
