@@ -24,6 +24,7 @@ static void usage(FILE *f)
 		"  repetitions, and reports each metric's noise floor and minimum detectable effect\n"
 		"  --variant NAME       the variant (default: the plan's baseline)\n"
 		"  --reps N             repetitions per side (overrides the plan)\n"
+		"  -j, --jobs N         guests at once (default: what cores and memory allow)\n"
 		"  --kernel BZIMAGE     run on this kernel instead of the plan's\n"
 		"  --config FILE, --modules DIR, --accel auto|kvm|tcg, --timeout DURATION\n"
 		"  --db FILE            the campaign database (default results/NAME-noise-TIME.db)\n"
@@ -36,6 +37,7 @@ int cmd_noise(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "variant", required_argument, NULL, 'V' },
 		{ "reps", required_argument, NULL, 'r' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "config", required_argument, NULL, 'c' },
 		{ "modules", required_argument, NULL, 'm' },
@@ -59,7 +61,7 @@ int cmd_noise(int argc, char **argv)
 	const char *want = NULL;
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hj:", longopts, NULL)) != -1) {
 		int64_t n;
 
 		switch (c) {
@@ -72,6 +74,13 @@ int cmd_noise(int argc, char **argv)
 				return 2;
 			}
 			o.repetitions = (int)n;
+			break;
+		case 'j':
+			if (parse_i64(optarg, &n) < 0 || n < 1 || n > 64) {
+				log_err("--jobs: bad value '%s' (1..64)", optarg);
+				return 2;
+			}
+			o.jobs = (int)n;
 			break;
 		case 'k':
 			o.kernel = optarg;
