@@ -212,7 +212,7 @@ static int ts_image(struct plot_ctx *pc, const struct ts_kind *k, const char *sc
 	escape_gnuplot(b, title);
 	fprintf(b, "\nset xlabel \"seconds since the first workload started\"\nset ylabel ");
 	escape_gnuplot(b, k->ylabel);
-	fprintf(b, "\nset yrange [0:*]\nset key outside top center horizontal\n");
+	fprintf(b, "\nset yrange [0:*]\nset autoscale xfix\nset key outside top center horizontal\n");
 	if (block)
 		fprintf(b, "plot %s\n", plot);
 	fclose(b);

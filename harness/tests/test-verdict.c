@@ -330,6 +330,75 @@ static void test_noise(void **state)
 	store__close(st);
 }
 
+/*
+ * A swappiness sweep: classic and MGLRU at swappiness 10 and 150, two runs
+ * each; pgsteal anon/file chosen so that the anon share is 20% and 60%
+ * (classic), 10% and 30% (MGLRU). The balance plots appear, and the sweep's
+ * data holds one line per LRU mode in swappiness order with those shares.
+ */
+static void test_balance_sweep(void **state)
+{
+	static const struct {
+		const char *name, *lru, *knobs;
+		int64_t anon, file;
+	} v[] = {
+		{ "cl10", "classic", "lru_enabled=0x0000 vm/swappiness=10", 200, 800 },
+		{ "mg150", "mglru", "lru_enabled=0x0007 vm/swappiness=150", 300, 700 },
+		{ "cl150", "classic", "lru_enabled=0x0000 vm/swappiness=150", 600, 400 },
+		{ "mg10", "mglru", "lru_enabled=0x0007 vm/swappiness=10", 100, 900 },
+	};
+	_cleanup_free_ char *path = xasprintf("%s/sweep.db", tmpdir);
+	_cleanup_free_ char *dir = xasprintf("%s/sweep", tmpdir);
+	_cleanup_free_ char *dat = xasprintf("%s/plots/balance-swappiness.dat", dir);
+	_cleanup_free_ char *data = NULL;
+	struct report_opts o = { .db_path = path, .dir = dir, .vo = VERDICT_OPTS_DEFAULT };
+	struct store *st = NULL;
+	int64_t vid, run;
+	int ord = 0;
+
+	(void)state;
+	if (!have("gnuplot")) {
+		skip();
+		return;
+	}
+	assert_int_equal(store__open(path, &st), 0);
+	assert_int_equal(store__meta_set(st, "campaign", "sweep"), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(v); i++) {
+		assert_int_equal(store__variant_add(st, v[i].name, "k", v[i].lru, v[i].knobs, &vid),
+				 0);
+		for (int rep = 0; rep < 2; rep++) {
+			assert_int_equal(store__run_add(st, vid, rep, ord++, 1, &run), 0);
+			for (int seq = 0; seq < 2; seq++) {
+				assert_int_equal(store__sample_begin(st, run, seq, seq * 1000000000LL),
+						 0);
+				assert_int_equal(store__value(st, run, seq, "vmstat:pgsteal_anon", "-",
+							      seq * v[i].anon),
+						 0);
+				assert_int_equal(store__value(st, run, seq, "vmstat:pgsteal_file", "-",
+							      seq * v[i].file),
+						 0);
+				assert_int_equal(store__sample_end(st, run, seq, true), 0);
+			}
+			assert_int_equal(store__result(st, run, "w", "t", 1, "x", "higher"), 0);
+			assert_int_equal(store__run_finish(st, run, RUN_COMPLETED, NULL, 1), 0);
+		}
+	}
+	assert_int_equal(report__write(st, &o, NULL), 0);
+	store__close(st);
+	for (int e = 0; e < 3; e++) {
+		static const char *const ext[] = { "png", "svg", "pdf" };
+		_cleanup_free_ char *f1 = xasprintf("%s/plots/balance.%s", dir, ext[e]);
+		_cleanup_free_ char *f2 = xasprintf("%s/plots/balance-swappiness.%s", dir, ext[e]);
+		struct stat sb;
+
+		assert_true(stat(f1, &sb) == 0 && sb.st_size > 0);
+		assert_true(stat(f2, &sb) == 0 && sb.st_size > 0);
+	}
+	assert_int_equal(read_file(dat, 1 << 20, &data, NULL), 0);
+	/* block 0 classic, block 1 mglru (the order variants name them); no spread: 0 */
+	assert_non_null(strstr(data, "10 20 0\n150 60 0\n\n\n10 10 0\n150 30 0\n\n\n"));
+}
+
 static void test_escape(void **state)
 {
 	_cleanup_free_ char *x = NULL, *js = NULL, *g = NULL, *fn = escape_filename("../a b/é");
@@ -367,6 +436,10 @@ static int teardown(void **state)
 	struct spawn_opts so = { 0 };
 
 	(void)state;
+	if (getenv("LRUBENCH_TEST_KEEP")) { /* to look at the reports */
+		print_message("kept %s\n", tmpdir);
+		return 0;
+	}
 	return spawn_run(argv, &so) == 0 ? 0 : -1;
 }
 
@@ -377,6 +450,7 @@ int main(void)
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_reports),
 		cmocka_unit_test(test_noise),
+		cmocka_unit_test(test_balance_sweep),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
