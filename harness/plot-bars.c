@@ -116,7 +116,7 @@ static int bars_group(struct plot_ctx *pc, size_t gi, const char *group)
 	cap = fmin(top, 3 * ymax) * 1.15;
 	if (cap < 120)
 		cap = 120;
-	title = xasprintf("%s: mean per variant as %% of %s (bars: 95%% interval of the mean)",
+	title = xasprintf("%s: mean as %% of %s, with 95%% intervals",
 			  group, ds->v[ds->base].name);
 	fprintf(b, "set title ");
 	escape_gnuplot(b, title);

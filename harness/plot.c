@@ -5,6 +5,8 @@
 #include "util.h"
 #include "verdict.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <sqlite3.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -205,6 +207,31 @@ void plot_phase_marks(struct plot_ctx *pc, FILE *body, int64_t run_id, int64_t o
 	sqlite3_finalize(q);
 }
 
+/* Remove what an earlier rendering left (its images, data and scripts), nothing else. */
+static void clear_old(const char *dir)
+{
+	static const char *const ext[] = { ".png", ".svg", ".pdf", ".dat", ".gp" };
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+
+		for (size_t i = 0; i < ARRAY_SIZE(ext); i++) {
+			size_t el = strlen(ext[i]);
+
+			if (e->d_type == DT_REG && len > el &&
+			    !strcmp(e->d_name + len - el, ext[i])) {
+				unlinkat(dirfd(d), e->d_name, 0);
+				break;
+			}
+		}
+	}
+	closedir(d);
+}
+
 int plot__all(struct sqlite3 *db, const struct analysis *an, const char *dir, struct plot_set *ret)
 {
 	struct plot_ctx pc = { .db = db, .an = an, .set = ret };
@@ -215,6 +242,7 @@ int plot__all(struct sqlite3 *db, const struct analysis *an, const char *dir, st
 	r = mkdir_p(dir);
 	if (r < 0)
 		return r;
+	clear_old(dir);
 	for (size_t i = 0; i < ARRAY_SIZE(kinds) && !pc.gnuplot_missing; i++) {
 		pc.kind = kinds[i].k.name;
 		kinds[i].render(&pc);
