@@ -76,9 +76,17 @@ $(AGENT): $(AGENT_OBJS) $(LIBPERF)/lib/libperf.a
 	@mkdir -p $(dir $@)
 	$(CC) -static $(CFLAGS) -o $@ $(AGENT_OBJS) $(AGENT_LDLIBS)
 
-$(BUILD)/guest/bin/wl-%: $(BUILD)/guest/workloads/wl-%.o $(WL_LIB_OBJS)
+# The workloads' library as an archive: each binary links only what it uses
+# (json-c for the fio wrapper, SQLite for sqlite-kv: static, from Debian).
+WL_LIB_A := $(BUILD)/guest/libwl.a
+WL_LDLIBS := -ljson-c -lsqlite3 -lm -lpthread -ldl
+$(WL_LIB_A): $(WL_LIB_OBJS)
+	@rm -f $@
+	@ar rcs $@ $^
+
+$(BUILD)/guest/bin/wl-%: $(BUILD)/guest/workloads/wl-%.o $(WL_LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) -static $(CFLAGS) -o $@ $^ -lm -lpthread
+	$(CC) -static $(CFLAGS) -o $@ $^ $(WL_LDLIBS)
 
 $(BUILD)/san/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -87,7 +95,7 @@ $(BUILD)/san/%.o: %.c
 
 $(BUILD)/tests/%: $(BUILD)/san/harness/tests/%.o $(TEST_LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(SAN) -o $@ $^ -lcmocka $(HOST_LDLIBS)
+	$(CC) $(SAN) -o $@ $^ -lcmocka $(HOST_LDLIBS) -ljson-c
 
 run: deps all
 	$(BUILD)/lrubench run $(PLAN)
