@@ -7,9 +7,10 @@
  * latency percentiles from fio's own histogram).
  *
  * fio cannot say which reads missed the page cache; the kernel can: the
- * bytes fio read from the disk come from its rusage (blocks in, counted at
- * bio submission, so readahead is included), and hit_ratio = 1 - those
- * bytes / the bytes fio read.
+ * bytes the memcg read from the scratch disk over fio's run (io.stat, bios
+ * issued, so readahead is included; fio's own text faults go to the tools
+ * disk and do not count), and hit_ratio = 1 - those bytes / the bytes fio
+ * read. Without the io controller, fio's rusage (blocks in) stands in.
  */
 #include "util.h"
 #include "wl-opts.h"
@@ -40,7 +41,8 @@ int main(int argc, char **argv)
 	_cleanup_free_ char *a_dist = NULL, *a_rt = NULL, *a_seed = NULL, *out = NULL, *err = NULL;
 	struct fio_result f;
 	struct rusage ru;
-	int status, r;
+	uint64_t io0 = 0, io1 = 0;
+	int status, r, io;
 
 	if (wl_opts_parse("wl-file-zipf", argc, argv, opts) < 0)
 		return 2;
@@ -69,7 +71,10 @@ int main(int argc, char **argv)
 			"--percentile_list=50:90:99:99.9", NULL,
 		};
 
+		io = wl_io_read_bytes(dir, &io0);
 		r = wl_tool_run("fio", args, dir, &out, &status, &ru);
+		if (io == 0)
+			io = wl_io_read_bytes(dir, &io1);
 	}
 	if (r < 0) {
 		fprintf(stderr, "wl-file-zipf: cannot run fio from " WL_TOOLS_DIR ": %s\n",
@@ -87,7 +92,7 @@ int main(int argc, char **argv)
 	}
 	{
 		/* The common shape from fio's numbers. */
-		double read_bytes = (double)ru.ru_inblock * 512;
+		double read_bytes = io == 0 ? (double)(io1 - io0) : (double)ru.ru_inblock * 512;
 
 		wl_result("ops", (double)f.ios, "ops", "higher");
 		wl_result("throughput", f.iops, "ops/s", "higher");

@@ -7,6 +7,8 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 int wl_memcg_self(char *dir, size_t dir_len, char *rel, size_t rel_len)
 {
@@ -71,6 +73,48 @@ int wl_memcg_read(const char *file, const char *key, int64_t *ret)
 		return r;
 	path = xasprintf("%s/%s", dir, file);
 	return wl_flat_read(path, key, ret);
+}
+
+int wl_io_stat_rbytes(const char *text, unsigned maj, unsigned min, uint64_t *ret)
+{
+	char want[32];
+
+	/* "254:16 rbytes=1234 wbytes=0 rios=3 wios=0 dbytes=0 dios=0" */
+	snprintf(want, sizeof(want), "%u:%u ", maj, min);
+	for (const char *p = text; *p;) {
+		size_t len = strcspn(p, "\n");
+		const char *rb = strstr(p, " rbytes=");
+		unsigned long long v;
+
+		if (!strncmp(p, want, strlen(want))) {
+			if (!rb || rb > p + len || sscanf(rb, " rbytes=%llu", &v) != 1)
+				return -EINVAL;
+			*ret = v;
+			return 0;
+		}
+		p += len + (p[len] == '\n');
+	}
+	*ret = 0; /* no line: nothing read from it yet */
+	return 0;
+}
+
+int wl_io_read_bytes(const char *path, uint64_t *ret)
+{
+	_cleanup_free_ char *file = NULL, *text = NULL;
+	char dir[512];
+	struct stat st;
+	int r;
+
+	if (stat(path, &st) < 0)
+		return -errno;
+	r = wl_memcg_self(dir, sizeof(dir), NULL, 0);
+	if (r < 0)
+		return r;
+	file = xasprintf("%s/io.stat", dir);
+	r = read_file(file, 1u << 16, &text, NULL);
+	if (r < 0)
+		return r;
+	return wl_io_stat_rbytes(text, major(st.st_dev), minor(st.st_dev), ret);
 }
 
 int wl_psi_some_us(const char *path, uint64_t *ret)

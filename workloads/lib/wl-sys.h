@@ -23,6 +23,15 @@ int wl_flat_read(const char *path, const char *key, int64_t *ret);
 /* A file of this process's memcg, e.g. wl_memcg_read("memory.stat", "pgsteal", &v). */
 int wl_memcg_read(const char *file, const char *key, int64_t *ret);
 
+/*
+ * Bytes this process's cgroup read from the block device holding path
+ * (io.stat rbytes: bios issued on its behalf, readahead included; 0 when
+ * the device has no line yet). -ENOENT when the io controller is not
+ * enabled for the cgroup (no io.stat).
+ */
+int wl_io_read_bytes(const char *path, uint64_t *ret);
+/* rbytes of device maj:min in the text of an io.stat file (0 if it has no line). Pure. */
+int wl_io_stat_rbytes(const char *text, unsigned maj, unsigned min, uint64_t *ret);
 /* The "some ... total=N" stall time of a PSI file (/proc/pressure/memory), in us. */
 int wl_psi_some_us(const char *path, uint64_t *ret);
 /* CPU time (user + system) of every kswapd thread, in ns. */
