@@ -224,7 +224,8 @@ static char *run_conf(struct campaign *c, size_t vi, int64_t run_id, uint64_t se
 			for (size_t j = 0; j < w->nparams; j++)
 				set |= !strcmp(w->params[j].key, prm->name);
 			if (!set && prm->def)
-				fprintf(f, "workload.%s.arg=--%s=%s\n", w->name, prm->name, prm->def);
+				fprintf(f, "workload.%s.arg=--%s=%s\n", w->name, prm->name,
+					prm->def);
 		}
 		if (w->def->scratch)
 			fprintf(f, "workload.%s.arg=--dir=/scratch/%s\n", w->name, w->name);

@@ -70,9 +70,12 @@ int cmd_list(int argc, char **argv)
 			printf("\n");
 		}
 		printf("  results:\n");
-		for (const struct wl_metric *m = w->metrics; m->key; m++)
-			printf("    %-18s %-8s %-7s %s%s%s%s\n", m->key, m->unit, m->better, m->help,
-			       m->only ? " (" : "", m->only ? m->only : "", m->only ? " only)" : "");
+		for (const struct wl_metric *m = w->metrics; m->key; m++) {
+			printf("    %-18s %-8s %-7s %s", m->key, m->unit, m->better, m->help);
+			if (m->only)
+				printf(" (%s only)", m->only);
+			printf("\n");
+		}
 		printf("\n");
 	}
 	return 0;

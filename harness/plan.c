@@ -275,7 +275,8 @@ static int variant_sweep(struct parser *ps, struct plan_variant *var, const char
 	if (*strstrip(copy) == ',')
 		return fail(ps, "empty value in the list '%s' for '%s'", v, k);
 	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		struct plan_variant tmp = { .name = var->name, .min_ttl_ms = -1, .read_ahead_kb = -1 };
+		struct plan_variant tmp = { .name = var->name, .min_ttl_ms = -1,
+					    .read_ahead_kb = -1 };
 		char *val = strstrip(tok);
 		int r;
 
@@ -519,8 +520,8 @@ static const char *sweep_word(const char *key)
 }
 
 /* Every combination of v's sweeps, appended to *out in order (the last sweep varies fastest). */
-static int variant_expand(struct parser *ps, const struct plan_variant *v, struct plan_variant **out,
-			  size_t *nout)
+static int variant_expand(struct parser *ps, const struct plan_variant *v,
+			  struct plan_variant **out, size_t *nout)
 {
 	size_t *idx = xcalloc(v->nsweeps, sizeof(size_t));
 	int r = 0;
@@ -673,8 +674,8 @@ static int plan_finish(struct parser *ps)
 	for (size_t i = 0; i < p->nvariants; i++) {
 		if (p->variants[i].read_ahead_kb >= 0 && !p->needs_scratch) {
 			ps->line = p->variants[i].read_ahead_line;
-			return fail(ps, "read_ahead_kb applies to the scratch disk, which no workload "
-					"of this plan uses");
+			return fail(ps, "read_ahead_kb applies to the scratch disk, which no "
+					"workload of this plan uses");
 		}
 	}
 	return 0;

@@ -8,19 +8,20 @@
  * The result shape every workload reports (workloads/lib/wl.h). What one
  * operation is differs per workload; its row's description says.
  */
-#define COMMON_METRICS                                                                             \
-	METRIC("ops", "ops", "higher", "operations completed"),                                        \
-	METRIC("throughput", "ops/s", "higher", "operations per second"),                              \
-	METRIC("lat_p50", "ns", "lower", "median operation latency"),                                  \
-	METRIC("lat_p90", "ns", "lower", "90th percentile latency"),                                   \
-	METRIC("lat_p99", "ns", "lower", "99th percentile latency"),                                   \
-	METRIC("lat_p999", "ns", "lower", "99.9th percentile latency"),                                \
+#define COMMON_METRICS                                                                      \
+	METRIC("ops", "ops", "higher", "operations completed"),                             \
+	METRIC("throughput", "ops/s", "higher", "operations per second"),                   \
+	METRIC("lat_p50", "ns", "lower", "median operation latency"),                       \
+	METRIC("lat_p90", "ns", "lower", "90th percentile latency"),                        \
+	METRIC("lat_p99", "ns", "lower", "99th percentile latency"),                        \
+	METRIC("lat_p999", "ns", "lower", "99.9th percentile latency"),                     \
 	METRIC("duration", "s", "none", "measured phase wall time")
 
 #define PARAM(n, t, d, h) { .name = n, .type = t, .def = d, .help = h }
 #define PARAM_RANGE(n, d, lo, hi, h)                                                               \
 	{ .name = n, .type = WLP_FRACTION, .def = d, .min = lo, .max = hi, .help = h }
-#define PARAM_CHOICE(n, d, c, h) { .name = n, .type = WLP_CHOICE, .def = d, .help = h, .choices = c }
+#define PARAM_CHOICE(n, d, c, h)                                                            \
+	{ .name = n, .type = WLP_CHOICE, .def = d, .help = h, .choices = c }
 #define METRIC(k, u, b, h) { .key = k, .unit = u, .better = b, .help = h }
 #define METRIC_ONLY(k, u, b, h, o) { .key = k, .unit = u, .better = b, .help = h, .only = o }
 
@@ -71,8 +72,10 @@ static const struct workload_def file_zipf = {
 	.metrics = (const struct wl_metric[]){
 		COMMON_METRICS,
 		METRIC("bandwidth", "bytes/s", "higher", "bytes read per second"),
-		METRIC("read_bytes", "bytes", "lower", "memcg's reads from the scratch disk (io.stat): misses and readahead"),
-		METRIC("hit_ratio", "ratio", "higher", "1 - disk bytes / bytes read: page cache hits"),
+		METRIC("read_bytes", "bytes", "lower",
+		       "memcg's reads from the scratch disk (io.stat): misses and readahead"),
+		METRIC("hit_ratio", "ratio", "higher",
+		       "1 - disk bytes / bytes read: page cache hits"),
 		{},
 	},
 	.scratch = true,
@@ -98,9 +101,11 @@ static const struct workload_def stream_hot = {
 	},
 	.metrics = (const struct wl_metric[]){
 		COMMON_METRICS,
-		METRIC("hot_majflt", "faults", "lower", "major faults of the hot set (evicted, read back)"),
+		METRIC("hot_majflt", "faults", "lower",
+		       "major faults of the hot set (evicted, read back)"),
 		METRIC("hot_read_bytes", "bytes", "lower", "disk bytes read for the hot set"),
-		METRIC("hot_resident_pct", "pct", "higher", "hot pages resident at the end (mincore)"),
+		METRIC("hot_resident_pct", "pct", "higher",
+		       "hot pages resident at the end (mincore)"),
 		METRIC("stream_bytes", "bytes", "none", "bytes streamed"),
 		METRIC("stream_throughput", "bytes/s", "higher", "stream read rate"),
 		{},
@@ -118,7 +123,8 @@ static const struct workload_def mmap_stride = {
 		PARAM("size", WLP_SIZE, NULL, "file (bytes, or Nx memory.max)"),
 		PARAM("stride", WLP_SIZE, "64K", "distance between touches"),
 		PARAM("passes", WLP_U64, "4", "passes over the file"),
-		PARAM_CHOICE("advice", "normal", "normal|random|sequential", "madvise() of the mapping"),
+		PARAM_CHOICE("advice", "normal", "normal|random|sequential",
+		             "madvise() of the mapping"),
 		PARAM("duration", WLP_DURATION, NULL, "time limit of the measured phase"),
 		{},
 	},
@@ -146,7 +152,8 @@ static const struct workload_def anon_file_mix = {
 		PARAM_RANGE("anon-ratio", "0.5", 0, 1, "fraction of accesses to the anon set"),
 		PARAM_RANGE("theta", "0.9", 0, 0.9999, "Zipf skew within each set"),
 		PARAM_RANGE("write-ratio", "0.2", 0, 1, "fraction of anon accesses that write"),
-		PARAM_CHOICE("file-access", "read", "read|mmap", "file pages through pread() or mmap"),
+		PARAM_CHOICE("file-access", "read", "read|mmap",
+		             "file pages through pread() or mmap"),
 		PARAM("accesses", WLP_U64, NULL, "accesses in the measured phase"),
 		PARAM("duration", WLP_DURATION, NULL, "or a time limit for it"),
 		SEED_PARAM,
@@ -154,16 +161,25 @@ static const struct workload_def anon_file_mix = {
 	},
 	.metrics = (const struct wl_metric[]){
 		COMMON_METRICS,
-		METRIC("majflt", "faults", "lower", "major faults (swap-ins; file misses too with mmap)"),
+		METRIC("majflt", "faults", "lower",
+		       "major faults (swap-ins; file misses too with mmap)"),
 		METRIC("file_read_bytes", "bytes", "lower", "bytes read from the scratch disk"),
-		METRIC("pgsteal_anon", "pages", "none", "anon pages reclaimed (/proc/vmstat delta)"),
-		METRIC("pgsteal_file", "pages", "none", "file pages reclaimed (/proc/vmstat delta)"),
+		METRIC("pgsteal_anon", "pages", "none",
+		       "anon pages reclaimed (/proc/vmstat delta)"),
+		METRIC("pgsteal_file", "pages", "none",
+		       "file pages reclaimed (/proc/vmstat delta)"),
 		METRIC("anon_steal_pct", "pct", "none", "anon share of the pages reclaimed"),
-		METRIC("steal_attributed", "ratio", "none", "memcg pgsteal / vmstat pgsteal: 1 = the vmstat split is this memcg's alone"),
-		METRIC("active_anon_pct", "pct", "none", "anon on the active list at the end (memory.stat)"),
-		METRIC("active_file_pct", "pct", "none", "file on the active list at the end (memory.stat)"),
-		METRIC_ONLY("gen_anon_young_pct", "pct", "none", "anon pages in the youngest generation (lru_gen)", "mglru"),
-		METRIC_ONLY("gen_file_young_pct", "pct", "none", "file pages in the youngest generation (lru_gen)", "mglru"),
+		METRIC("steal_attributed", "ratio", "none",
+		       "memcg pgsteal / vmstat pgsteal: 1 = the vmstat split is this "
+		       "memcg's alone"),
+		METRIC("active_anon_pct", "pct", "none",
+		       "anon on the active list at the end (memory.stat)"),
+		METRIC("active_file_pct", "pct", "none",
+		       "file on the active list at the end (memory.stat)"),
+		METRIC_ONLY("gen_anon_young_pct", "pct", "none",
+		            "anon pages in the youngest generation (lru_gen)", "mglru"),
+		METRIC_ONLY("gen_file_young_pct", "pct", "none",
+		            "file pages in the youngest generation (lru_gen)", "mglru"),
 		{},
 	},
 	.scratch = true,
@@ -178,7 +194,8 @@ static const struct workload_def proactive = {
 	.params = (const struct wl_param[]){
 		PARAM("size", WLP_SIZE, NULL, "cold page cache: a file read once"),
 		PARAM("anon-size", WLP_SIZE, "0", "cold anonymous memory beside it"),
-		PARAM("request", WLP_SIZE, NULL, "bytes per memory.reclaim write and memory.high step"),
+		PARAM("request", WLP_SIZE, NULL,
+		      "bytes per memory.reclaim write and memory.high step"),
 		PARAM("requests", WLP_U64, "8", "memory.reclaim writes"),
 		PARAM("high-steps", WLP_U64, "4", "memory.high steps after them"),
 		{},
@@ -186,11 +203,14 @@ static const struct workload_def proactive = {
 	.metrics = (const struct wl_metric[]){
 		COMMON_METRICS,
 		METRIC("requested_bytes", "bytes", "none", "asked of memory.reclaim"),
-		METRIC("reclaimed_bytes", "bytes", "none", "drop of memory.current around the writes"),
+		METRIC("reclaimed_bytes", "bytes", "none",
+		       "drop of memory.current around the writes"),
 		METRIC("reclaim_ratio", "ratio", "none", "reclaimed / requested (1 = exact)"),
-		METRIC("over_reclaim_pct", "pct", "lower", "reclaimed beyond the request, % of requested"),
+		METRIC("over_reclaim_pct", "pct", "lower",
+		       "reclaimed beyond the request, % of requested"),
 		METRIC("eagain", "requests", "lower", "memory.reclaim writes refused (EAGAIN)"),
-		METRIC("high_ratio", "ratio", "none", "reclaimed / requested by the memory.high steps"),
+		METRIC("high_ratio", "ratio", "none",
+		       "reclaimed / requested by the memory.high steps"),
 		{},
 	},
 	.scratch = true,
@@ -201,7 +221,8 @@ static const struct workload_def app_switch = {
 	.binary = "/bin/wl-app-switch",
 	.claims = "C5",
 	.description = "K apps, each in its own child memcg (MEMCG/app0..) with anon and file "
-		       "sets; the foreground rotates every period; one op = one foreground page access",
+		       "sets; the foreground rotates every period; one op = one foreground page "
+		       "access",
 	.params = (const struct wl_param[]){
 		PARAM("apps", WLP_U64, "4", "apps (child memcgs)"),
 		PARAM("app-anon", WLP_SIZE, NULL, "anon set per app (bytes, or Nx memory.max)"),
@@ -215,11 +236,14 @@ static const struct workload_def app_switch = {
 	.metrics = (const struct wl_metric[]){
 		COMMON_METRICS,
 		METRIC("switches", "switches", "none", "foreground switches"),
-		METRIC("switch_p50", "ns", "lower", "median time to re-touch the new foreground's set"),
+		METRIC("switch_p50", "ns", "lower",
+		       "median time to re-touch the new foreground's set"),
 		METRIC("switch_p90", "ns", "lower", "90th percentile of it"),
 		METRIC("switch_max", "ns", "lower", "longest switch"),
-		METRIC("fg_majflt", "faults", "lower", "major faults of apps while in the foreground"),
-		METRIC("retouch_majflt", "faults", "lower", "of which during the re-touch after a switch"),
+		METRIC("fg_majflt", "faults", "lower",
+		       "major faults of apps while in the foreground"),
+		METRIC("retouch_majflt", "faults", "lower",
+		       "of which during the re-touch after a switch"),
 		{},
 	},
 	.scratch = true,
@@ -248,7 +272,8 @@ static const struct workload_def sqlite_kv = {
 		METRIC("rows", "rows", "none", "rows in the table"),
 		METRIC("db_bytes", "bytes", "none", "database file size"),
 		METRIC("populate_s", "s", "lower", "time to build the database"),
-		METRIC("read_bytes", "bytes", "lower", "bytes read from the disk in the measured phase"),
+		METRIC("read_bytes", "bytes", "lower",
+		       "bytes read from the disk in the measured phase"),
 		METRIC("majflt", "faults", "lower", "major faults in the measured phase"),
 		{},
 	},
@@ -264,7 +289,8 @@ static const struct workload_def sysbench_fileio = {
 	.params = (const struct wl_param[]){
 		PARAM("size", WLP_SIZE, NULL, "file set (bytes, or Nx memory.max)"),
 		PARAM("files", WLP_U64, "8", "files in the set"),
-		PARAM_CHOICE("mode", "rndrd", "rndrd|rndrw|rndwr|seqrd", "sysbench --file-test-mode"),
+		PARAM_CHOICE("mode", "rndrd", "rndrd|rndrw|rndwr|seqrd",
+		             "sysbench --file-test-mode"),
 		PARAM("bs", WLP_SIZE, "4K", "block size"),
 		PARAM("duration", WLP_DURATION, "10s", "measured phase"),
 		SEED_PARAM,
@@ -276,7 +302,8 @@ static const struct workload_def sysbench_fileio = {
 		METRIC("writes_per_s", "ops/s", "higher", "writes per second"),
 		METRIC("read_mib_s", "MiB/s", "higher", "read throughput"),
 		METRIC("written_mib_s", "MiB/s", "higher", "write throughput"),
-		METRIC("read_bytes", "bytes", "lower", "memcg's reads from the scratch disk, prepare and run (io.stat)"),
+		METRIC("read_bytes", "bytes", "lower",
+		       "memcg's reads from the scratch disk, prepare and run (io.stat)"),
 		METRIC("prepare_s", "s", "lower", "time to write the file set"),
 		{},
 	},
@@ -302,7 +329,8 @@ static const struct workload_def dirty_write = {
 		METRIC("bandwidth", "bytes/s", "higher", "bytes written per second"),
 		METRIC("fsync_s", "s", "lower", "the final fsync()"),
 		METRIC("oom_kill", "kills", "lower", "memcg OOM kills meanwhile (memory.events)"),
-		METRIC("max_events", "events", "none", "times the memcg hit memory.max (memory.events)"),
+		METRIC("max_events", "events", "none",
+		       "times the memcg hit memory.max (memory.events)"),
 		METRIC("writer_killed", "count", "lower", "1 if the writer died of a signal"),
 		{},
 	},
@@ -329,9 +357,13 @@ static const struct workload_def lowmem_cost = {
 		METRIC("kswapd_cpu_ms", "ms", "lower", "CPU time of kswapd over the phase"),
 		METRIC("pgsteal", "pages", "none", "pages reclaimed system-wide (kswapd + direct)"),
 		METRIC("kswapd_ns_per_page", "ns", "lower", "kswapd CPU per page kswapd reclaimed"),
-		METRIC("reclaim_ns_per_page", "ns", "lower", "(kswapd CPU + the workload's system time) per page reclaimed: an upper bound"),
-		METRIC("direct_pct", "pct", "lower", "share of pages reclaimed directly (allocation stalls)"),
-		METRIC("psi_some_ms", "ms", "lower", "memory pressure stall (PSI some) over the phase"),
+		METRIC("reclaim_ns_per_page", "ns", "lower",
+		       "(kswapd CPU + the workload's system time) per page reclaimed: "
+		       "an upper bound"),
+		METRIC("direct_pct", "pct", "lower",
+		       "share of pages reclaimed directly (allocation stalls)"),
+		METRIC("psi_some_ms", "ms", "lower",
+		       "memory pressure stall (PSI some) over the phase"),
 		METRIC("locked_bytes", "bytes", "none", "bytes mlocked"),
 		{},
 	},

@@ -100,7 +100,8 @@ static int app_main(unsigned idx, const struct cfg *c, struct app_stats *st, int
 	r = wl_file_create(path, c->file_pages * (uint64_t)page, c->seed + 100 + idx);
 	fd = r < 0 ? -1 : open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		fprintf(stderr, "wl-app-switch: app%u: %s: %s\n", idx, path, strerror(r < 0 ? -r : errno));
+		fprintf(stderr, "wl-app-switch: app%u: %s: %s\n", idx, path,
+			strerror(r < 0 ? -r : errno));
 		return 1;
 	}
 	file = mmap(NULL, c->file_pages * (uint64_t)page, PROT_READ, MAP_SHARED, fd, 0);
@@ -225,7 +226,8 @@ int main(int argc, char **argv)
 		return 2;
 	if (apps < 2 || apps > 64 || app_anon < 2 * (uint64_t)page ||
 	    app_file < (uint64_t)page || !period_ms) {
-		fprintf(stderr, "wl-app-switch: need 2..64 apps, sets of a page or more, a period\n");
+		fprintf(stderr,
+			"wl-app-switch: need 2..64 apps, sets of a page or more, a period\n");
 		return 2;
 	}
 	if (!switches)

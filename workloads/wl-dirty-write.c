@@ -90,13 +90,15 @@ int main(int argc, char **argv)
 	_cleanup_free_ char *path = NULL;
 	int64_t oom0 = 0, oom1 = 0, max0 = 0, max1 = 0;
 	struct shared *sh;
+	double secs;
 	int status, r;
 	pid_t pid;
 
 	if (wl_opts_parse("wl-dirty-write", argc, argv, opts) < 0)
 		return 2;
 	if (!bs || bs % 8 || size < bs || !passes) {
-		fprintf(stderr, "wl-dirty-write: need size >= bs > 0 (bs a multiple of 8), passes\n");
+		fprintf(stderr,
+			"wl-dirty-write: need size >= bs > 0 (bs a multiple of 8), passes\n");
 		return 2;
 	}
 	r = wl_dir_make(dir);
@@ -129,10 +131,8 @@ int main(int argc, char **argv)
 	if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
 		return 1;
 	wl_result_common(sh->ops, sh->t_end > sh->t_start ? sh->t_end - sh->t_start : 0, &sh->lat);
-	wl_result("bandwidth",
-		  sh->t_end > sh->t_start ? (double)sh->bytes / ((double)(sh->t_end - sh->t_start) / 1e9)
-					  : 0,
-		  "bytes/s", "higher");
+	secs = sh->t_end > sh->t_start ? (double)(sh->t_end - sh->t_start) / 1e9 : 0;
+	wl_result("bandwidth", secs > 0 ? (double)sh->bytes / secs : 0, "bytes/s", "higher");
 	wl_result("fsync_s", (double)sh->fsync_ns / 1e9, "s", "lower");
 	wl_result("oom_kill", (double)(oom1 - oom0), "kills", "lower");
 	wl_result("max_events", (double)(max1 - max0), "events", "none");

@@ -43,6 +43,7 @@ int main(int argc, char **argv)
 	volatile unsigned char sink = 0;
 	unsigned char *map;
 	bool first_done = false;
+	double disk;
 	int adv, r;
 
 	if (wl_opts_parse("wl-mmap-stride", argc, argv, opts) < 0)
@@ -109,10 +110,8 @@ done:
 	wl_result("majflt_warm", first_done ? (double)(ru1.ru_majflt - ru_first.ru_majflt) : 0,
 		  "faults", "lower");
 	wl_result("read_bytes", (double)(ru1.ru_inblock - ru0.ru_inblock) * 512, "bytes", "lower");
-	wl_result("read_amp",
-		  ops ? (double)(ru1.ru_inblock - ru0.ru_inblock) * 512 / ((double)ops * (double)page)
-		      : 0,
-		  "x", "lower");
+	disk = (double)(ru1.ru_inblock - ru0.ru_inblock) * 512;
+	wl_result("read_amp", ops ? disk / ((double)ops * (double)page) : 0, "x", "lower");
 	wl_result("touched_pages", (double)touched, "pages", "none");
 	munmap(map, size);
 	return 0;

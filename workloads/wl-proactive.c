@@ -170,8 +170,8 @@ int main(int argc, char **argv)
 	wl_result("reclaimed_bytes", (double)reclaimed, "bytes", "none");
 	wl_result("reclaim_ratio", requested ? (double)reclaimed / (double)requested : 0, "ratio",
 		  "none");
-	wl_result("over_reclaim_pct", requested ? 100.0 * (double)over / (double)requested : 0, "pct",
-		  "lower");
+	wl_result("over_reclaim_pct", requested ? 100.0 * (double)over / (double)requested : 0,
+		  "pct", "lower");
 	wl_result("eagain", (double)eagain, "requests", "lower");
 	wl_result("high_ratio", high_req ? (double)high_recl / (double)high_req : 0, "ratio",
 		  "none");

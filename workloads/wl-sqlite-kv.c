@@ -161,7 +161,9 @@ int main(int argc, char **argv)
 	deadline = duration_ms ? t0 + duration_ms * 1000000 : UINT64_MAX;
 	for (;;) {
 		uint64_t rank = wl_zipf_next(&zipf, &rng);
-		sqlite3_int64 k = (sqlite3_int64)((rank * 0x9e3779b97f4a7c15ULL % rows + rows / 3) % rows);
+		/* Ranks scattered over the keys, hot keys not packed together. */
+		sqlite3_int64 k =
+			(sqlite3_int64)((rank * 0x9e3779b97f4a7c15ULL % rows + rows / 3) % rows);
 		bool read = wl_rng_double(&rng) < read_ratio;
 		sqlite3_stmt *st = read ? get : put;
 		uint64_t a, b;

@@ -131,7 +131,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	fd = open(hot_path, O_RDONLY | O_CLOEXEC);
-	hot = fd < 0 ? MAP_FAILED : mmap(NULL, npages * (uint64_t)page, PROT_READ, MAP_SHARED, fd, 0);
+	hot = fd < 0 ? MAP_FAILED
+		     : mmap(NULL, npages * (uint64_t)page, PROT_READ, MAP_SHARED, fd, 0);
 	if (hot == MAP_FAILED) {
 		fprintf(stderr, "wl-stream-hot: %s: %s\n", hot_path, strerror(errno));
 		return 1;

@@ -58,7 +58,8 @@ static int sysbench(const char *dir, const char *const *common, size_t ncommon,
 	args[n] = NULL;
 	r = wl_tool_run("sysbench", args, dir, ret_out, &status, ru);
 	if (r < 0) {
-		fprintf(stderr, "wl-sysbench-fileio: cannot run sysbench from " WL_TOOLS_DIR ": %s\n",
+		fprintf(stderr,
+			"wl-sysbench-fileio: cannot run sysbench from " WL_TOOLS_DIR ": %s\n",
 			strerror(-r));
 		return r;
 	}

@@ -83,8 +83,8 @@ int setup_disks(struct agent *a)
 	int r;
 
 	if (c->tools_disk) {
-		r = disk_mount(a, "tools", c->tools_disk, "/tools", MS_RDONLY | MS_NODEV | MS_NOSUID,
-			       dev, sizeof(dev));
+		r = disk_mount(a, "tools", c->tools_disk, "/tools",
+			       MS_RDONLY | MS_NODEV | MS_NOSUID, dev, sizeof(dev));
 		if (r < 0)
 			return r;
 	}
@@ -98,8 +98,8 @@ int setup_disks(struct agent *a)
 			return r;
 		ra = xasprintf("/sys/block/%s/queue/read_ahead_kb", dev);
 		if (c->has_scratch_read_ahead_kb) {
-			_cleanup_free_ char *v = xasprintf("%llu",
-							   (unsigned long long)c->scratch_read_ahead_kb);
+			_cleanup_free_ char *v =
+				xasprintf("%llu", (unsigned long long)c->scratch_read_ahead_kb);
 
 			r = write_file(ra, v);
 			if (r < 0) {

@@ -104,8 +104,8 @@ static void test_catalogue_rows(void **state)
 		}
 		for (const struct wl_metric *m = w->metrics; m->key; m++, nm++) {
 			if (!proto_name(m->key) || !proto_name(m->unit))
-				fail_msg("%s: result '%s' unit '%s' is not a protocol name", w->name,
-					 m->key, m->unit);
+				fail_msg("%s: result '%s' unit '%s' is not a protocol name",
+					 w->name, m->key, m->unit);
 			if (strcmp(m->better, "higher") && strcmp(m->better, "lower") &&
 			    strcmp(m->better, "none"))
 				fail_msg("%s: result '%s' better '%s'", w->name, m->key, m->better);
@@ -262,9 +262,9 @@ static void test_flat_and_io_stat(void **state)
 	assert_int_equal(v, 132939776);
 	assert_int_equal(wl_flat_get(text, "pgste", &v), -ENOENT);
 
-	assert_int_equal(wl_io_stat_rbytes("254:0 rbytes=10 wbytes=3 rios=1 wios=1 dbytes=0 dios=0\n"
-					   "254:16 rbytes=73253888 wbytes=0 rios=9 wios=0 dbytes=0 "
-					   "dios=0\n",
+	assert_int_equal(wl_io_stat_rbytes("254:0 rbytes=10 wbytes=3 rios=1 wios=1 dbytes=0 "
+					   "dios=0\n254:16 rbytes=73253888 wbytes=0 rios=9 "
+					   "wios=0 dbytes=0 dios=0\n",
 					   254, 16, &u),
 			 0);
 	assert_int_equal(u, 73253888);

@@ -30,7 +30,8 @@ struct wl_opt {
 
 #define WL_OPT(n, t, d) { .name = n, .type = t, .dst = d }
 #define WL_OPT_REQ(n, t, d) { .name = n, .type = t, .dst = d, .required = true }
-#define WL_OPT_RANGE(n, d, lo, hi) { .name = n, .type = WL_OPT_DOUBLE, .dst = d, .min = lo, .max = hi }
+#define WL_OPT_RANGE(n, d, lo, hi)                                                          \
+	{ .name = n, .type = WL_OPT_DOUBLE, .dst = d, .min = lo, .max = hi }
 #define WL_OPT_CHOICE(n, d, c) { .name = n, .type = WL_OPT_STRING, .dst = d, .choices = c }
 
 /*

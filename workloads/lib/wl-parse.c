@@ -50,7 +50,8 @@ int fio_json_parse(const char *text, struct fio_result *ret, char **ret_err)
 	f.majf = (uint64_t)json_object_get_int64(jget(job, "majf"));
 	f.ios = (uint64_t)json_object_get_int64(jget(rd, "total_ios")) +
 		(uint64_t)json_object_get_int64(jget(wr, "total_ios"));
-	f.iops = json_object_get_double(jget(rd, "iops")) + json_object_get_double(jget(wr, "iops"));
+	f.iops = json_object_get_double(jget(rd, "iops")) +
+		 json_object_get_double(jget(wr, "iops"));
 	f.io_bytes = (uint64_t)json_object_get_int64(jget(rd, "io_bytes")) +
 		     (uint64_t)json_object_get_int64(jget(wr, "io_bytes"));
 	f.bw_bytes = json_object_get_double(jget(rd, "bw_bytes")) +

@@ -154,8 +154,8 @@ int wl_kswapd_cpu_ns(uint64_t *ret)
 			continue;
 		p = strrchr(text, ')');
 		/* After "(comm)": state is field 3, utime field 14, stime field 15. */
-		if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut,
-				 &st) != 2)
+		if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+				 &ut, &st) != 2)
 			continue;
 		ticks += ut + st;
 		found++;

@@ -13,7 +13,7 @@
 
 #define WL_CGROUP_ROOT "/sys/fs/cgroup"
 
-/* This process's cgroup: its directory ("/sys/fs/cgroup/wl") and its path below the root ("/wl"). */
+/* This process's cgroup: its directory ("/sys/fs/cgroup/wl"), its path below the root ("/wl"). */
 int wl_memcg_self(char *dir, size_t dir_len, char *rel, size_t rel_len);
 
 /* The value of key in the text of a flat "key value" file (memory.stat, /proc/vmstat). Pure. */
@@ -47,7 +47,8 @@ struct wl_gen_sizes {
 	uint64_t young_anon, young_file; /* in the youngest generation of each node */
 	unsigned ngens;			 /* generations seen (all nodes) */
 };
-/* From the text of the lru_gen file, the memcg whose path is rel ("/wl"). Pure. -ENOENT if absent. */
+/* From the text of the lru_gen file, the memcg whose path is rel ("/wl"). Pure.
+ * -ENOENT if it is absent. */
 int wl_lru_gen_parse(const char *text, const char *rel, struct wl_gen_sizes *ret);
 int wl_lru_gen_read(const char *rel, struct wl_gen_sizes *ret);
 
