@@ -741,6 +741,10 @@ int campaign_run(struct plan *plan, const struct campaign_opts *o)
 			fprintf(f, " min_ttl_ms=%lld", (long long)v->min_ttl_ms);
 		for (size_t j = 0; j < v->nsysctls; j++)
 			fprintf(f, " %s=%s", v->sysctls[j].key, v->sysctls[j].value);
+		if (v->thp)
+			fprintf(f, " thp=%s", v->thp);
+		if (v->read_ahead_kb >= 0)
+			fprintf(f, " read_ahead_kb=%lld", (long long)v->read_ahead_kb);
 		fclose(f);
 		kname = xasprintf("%s %.12s", ck->k->release, ck->k->sha256);
 		r = store__variant_add(c.st, v->name, kname, v->lru, knobs, &c.variant_id[i]);
