@@ -95,6 +95,7 @@ static const struct workload_def stream_hot = {
 		PARAM("passes", WLP_U64, "2", "passes over the streamed set"),
 		PARAM("chunk", WLP_SIZE, "256K", "read() size of the stream"),
 		PARAM_RANGE("theta", "0", 0, 0.9999, "Zipf skew of hot accesses, 0 = uniform"),
+		PARAM("hot-rate", WLP_U64, "0", "hot accesses per second, 0 = as fast as it goes"),
 		PARAM("duration", WLP_DURATION, NULL, "time limit of the measured phase"),
 		SEED_PARAM,
 		{},

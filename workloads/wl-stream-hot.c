@@ -10,6 +10,11 @@
  * thread rusage), apart from the stream's; hot_resident_pct is the share of
  * hot pages resident at the end (mincore). The common result shape is the
  * hot set's: one op is one hot page access.
+ *
+ * Unthrottled, the hot thread touches every hot page many times a second and
+ * no LRU evicts them; hot-rate paces it (accesses per second) so that a hot
+ * page is touched every few seconds, while the stream turns the memcg over,
+ * which is where the LRUs' scan resistance differs.
  */
 #include "util.h"
 #include "wl-opts.h"
@@ -22,6 +27,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <time.h>
 
 struct stream {
 	const char *dir;
@@ -75,7 +81,7 @@ int main(int argc, char **argv)
 {
 	const long page = sysconf(_SC_PAGESIZE);
 	uint64_t hot_size = 0, stream_size = 0, stream_files = 4, passes = 2, chunk = 256 << 10;
-	uint64_t duration_ms = 0, seed = 1;
+	uint64_t duration_ms = 0, seed = 1, hot_rate = 0;
 	double theta = 0;
 	const char *dir = NULL;
 	const struct wl_opt opts[] = {
@@ -85,6 +91,7 @@ int main(int argc, char **argv)
 		WL_OPT("passes", WL_OPT_U64, &passes),
 		WL_OPT("chunk", WL_OPT_SIZE, &chunk),
 		WL_OPT_RANGE("theta", &theta, 0, 0.9999),
+		WL_OPT("hot-rate", WL_OPT_U64, &hot_rate),
 		WL_OPT("duration", WL_OPT_DURATION, &duration_ms),
 		WL_OPT("seed", WL_OPT_U64, &seed),
 		WL_OPT_REQ("dir", WL_OPT_STRING, &dir),
@@ -160,6 +167,16 @@ int main(int argc, char **argv)
 		b = wl_now_ns();
 		wl_hist_add(lat, b - a);
 		ops++;
+		if (hot_rate && (ops & 15) == 0) {
+			uint64_t due = t0 + (uint64_t)((double)ops * 1e9 / (double)hot_rate);
+
+			if (due > b) {
+				struct timespec ts = { (time_t)((due - b) / 1000000000),
+						       (long)((due - b) % 1000000000) };
+
+				nanosleep(&ts, NULL);
+			}
+		}
 	}
 	t1 = wl_now_ns();
 	getrusage(RUSAGE_THREAD, &ru1);
