@@ -41,7 +41,7 @@ TEST_BINS := $(TEST_SRCS:harness/tests/%.c=$(BUILD)/tests/%)
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer
 TEST_LIB_OBJS := $(HOST_LIB_OBJS:$(BUILD)/host/%=$(BUILD)/san/%) \
 	$(filter-out %/util.o,$(WL_LIB_OBJS:$(BUILD)/guest/%=$(BUILD)/san/%)) \
-	$(BUILD)/san/harness/guest/procfs-parse.o
+	$(BUILD)/san/harness/guest/procfs-parse.o $(BUILD)/san/harness/guest/agent-conf.o
 
 .PHONY: all deps run check unit integration bench clean fuzz
 # Objects are not intermediates to delete: keep them for incremental builds.
@@ -77,9 +77,17 @@ $(AGENT): $(AGENT_OBJS) $(LIBPERF)/lib/libperf.a
 	@mkdir -p $(dir $@)
 	$(CC) -static $(CFLAGS) -o $@ $(AGENT_OBJS) $(AGENT_LDLIBS)
 
-$(BUILD)/guest/bin/wl-%: $(BUILD)/guest/workloads/wl-%.o $(WL_LIB_OBJS)
+# The workloads' library as an archive: each binary links only what it uses
+# (json-c for the fio wrapper, SQLite for sqlite-kv: static, from Debian).
+WL_LIB_A := $(BUILD)/guest/libwl.a
+WL_LDLIBS := -ljson-c -lsqlite3 -lm -lpthread -ldl
+$(WL_LIB_A): $(WL_LIB_OBJS)
+	@rm -f $@
+	@ar rcs $@ $^
+
+$(BUILD)/guest/bin/wl-%: $(BUILD)/guest/workloads/wl-%.o $(WL_LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) -static $(CFLAGS) -o $@ $^ -lm -lpthread
+	$(CC) -static $(CFLAGS) -o $@ $^ $(WL_LDLIBS)
 
 $(BUILD)/san/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -88,7 +96,7 @@ $(BUILD)/san/%.o: %.c
 
 $(BUILD)/tests/%: $(BUILD)/san/harness/tests/%.o $(TEST_LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(SAN) -o $@ $^ -lcmocka $(HOST_LDLIBS)
+	$(CC) $(SAN) -o $@ $^ -lcmocka $(HOST_LDLIBS) -ljson-c
 
 run: deps all
 	$(BUILD)/lrubench run $(PLAN)

@@ -4,6 +4,7 @@
 #include "catalogue.h"
 #include "classify.h"
 #include "compare.h"
+#include "disks.h"
 #include "image.h"
 #include "ingest.h"
 #include "kernel.h"
@@ -49,9 +50,25 @@ struct campaign {
 	struct campaign_kernel *kernels;
 	size_t nkernels;
 	size_t *variant_kernel; /* variant index -> kernels index */
+	struct tools_image *tools; /* when a workload runs a host tool */
 	int64_t *variant_id;
 	bool quiet; /* a worker: the scheduler already said what the kernels are */
 };
+
+/* The tools disk, when a workload of the plan runs fio or sysbench (disks.h). */
+static int tools_resolve(struct campaign *c)
+{
+	_cleanup_free_ char *cache = xasprintf("%s/images", c->o->build_dir);
+	_cleanup_free_ char *err = NULL;
+	int r;
+
+	if (!c->plan->needs_tools || c->tools)
+		return 0;
+	r = tools_image__get(cache, &c->tools, &err);
+	if (r < 0)
+		log_err("tools disk: %s", err);
+	return r;
+}
 
 static int kernels_resolve(struct campaign *c)
 {
@@ -134,7 +151,7 @@ static int kernels_resolve(struct campaign *c)
 			log_info("kernel %s (%s): accel %s: %s", ck->k->release, ck->k->sha256, ck->accel,
 			 ck->accel_why);
 	}
-	return 0;
+	return tools_resolve(c);
 }
 
 /* The text of /lrubench/run.conf for one run (PROTOCOL.md, section 1). */
@@ -159,7 +176,7 @@ static char *run_conf(struct campaign *c, size_t vi, int64_t run_id, uint64_t se
 		fprintf(f, "min_ttl_ms=%lld\n", (long long)v->min_ttl_ms);
 	for (size_t i = 0; i < v->nsysctls; i++)
 		fprintf(f, "sysctl=%s=%s\n", v->sysctls[i].key, v->sysctls[i].value);
-	fprintf(f, "sysfs=kernel/mm/transparent_hugepage/enabled=%s\n", p->thp);
+	fprintf(f, "sysfs=kernel/mm/transparent_hugepage/enabled=%s\n", plan_variant_thp(p, v));
 	if (!strcmp(p->swap, "zram")) {
 		fprintf(f, "zram_size=%llu\n", (unsigned long long)p->swap_bytes);
 		if (p->zram_comp)
@@ -167,6 +184,12 @@ static char *run_conf(struct campaign *c, size_t vi, int64_t run_id, uint64_t se
 	} else {
 		fprintf(f, "zram_size=0\n");
 	}
+	if (p->needs_tools)
+		fprintf(f, "tools_disk=%s\n", DISK_SERIAL_TOOLS);
+	if (p->needs_scratch)
+		fprintf(f, "scratch_disk=%s\n", DISK_SERIAL_SCRATCH);
+	if (p->needs_scratch && v->read_ahead_kb >= 0)
+		fprintf(f, "scratch_read_ahead_kb=%lld\n", (long long)v->read_ahead_kb);
 	fprintf(f, "interval_ms=%llu\n", (unsigned long long)p->interval_ms);
 	for (size_t i = 0; i < p->nmemcgs; i++) {
 		const struct plan_memcg *m = &p->memcgs[i];
@@ -214,6 +237,18 @@ static char *run_conf(struct campaign *c, size_t vi, int64_t run_id, uint64_t se
 		if (!has_seed && workload_param(w->def, "seed"))
 			fprintf(f, "workload.%s.arg=--seed=%llu\n", w->name,
 				(unsigned long long)seed);
+		/* The catalogue's defaults, so what ran is on record whatever the binary's are. */
+		for (const struct wl_param *prm = w->def->params; prm->name; prm++) {
+			bool set = false;
+
+			for (size_t j = 0; j < w->nparams; j++)
+				set |= !strcmp(w->params[j].key, prm->name);
+			if (!set && prm->def)
+				fprintf(f, "workload.%s.arg=--%s=%s\n", w->name, prm->name,
+					prm->def);
+		}
+		if (w->def->scratch)
+			fprintf(f, "workload.%s.arg=--dir=/scratch/%s\n", w->name, w->name);
 	}
 	/* A fault goes to every run, or only to the run in place fault_run (1-based). */
 	if (faulted && !oom) {
@@ -231,14 +266,14 @@ static char *run_conf(struct campaign *c, size_t vi, int64_t run_id, uint64_t se
 	return s;
 }
 
-static char *run_cmdline(struct campaign *c, const struct kernel *k)
+static char *run_cmdline(struct campaign *c, const struct kernel *k, const char *thp)
 {
 	char buf[8];
 	bool psi_off = kernel__config(k, "PSI_DEFAULT_DISABLED", buf, sizeof(buf)) &&
 		       !strcmp(buf, "y");
 
 	return xasprintf("console=ttyS0 panic=-1 rdinit=/init quiet transparent_hugepage=%s%s%s%s",
-			 c->plan->thp, psi_off ? " psi=1" : "", *c->plan->cmdline ? " " : "",
+			 thp, psi_off ? " psi=1" : "", *c->plan->cmdline ? " " : "",
 			 c->plan->cmdline);
 }
 
@@ -311,7 +346,10 @@ static int run_one(struct campaign *c, size_t vi, int64_t run_id, int rep, uint6
 	_cleanup_free_ char *dir = xasprintf("%s/run-%lld", c->dir, (long long)run_id);
 	_cleanup_free_ char *conf = run_conf(c, vi, run_id, seed, ord);
 	_cleanup_free_ char *initrd = xasprintf("%s/initrd.cpio", dir);
-	_cleanup_free_ char *cmdline = run_cmdline(c, ck->k);
+	_cleanup_free_ char *cmdline = run_cmdline(c, ck->k, plan_variant_thp(p, v));
+	_cleanup_free_ char *scratch = xasprintf("%s/scratch.ext4", dir);
+	struct vm_disk disks[2];
+	size_t ndisks = 0;
 	_cleanup_free_ char *err = NULL, *console = NULL, *console_path = NULL;
 	_cleanup_free_ char *seed_s = xasprintf("%llu", (unsigned long long)seed);
 	struct run_sink sink = { 0 };
@@ -329,6 +367,23 @@ static int run_one(struct campaign *c, size_t vi, int64_t run_id, int rep, uint6
 	if (r < 0) {
 		log_err("run %lld: %s", (long long)run_id, err);
 		return r;
+	}
+	if (c->tools) {
+		disks[ndisks++] = (struct vm_disk){ c->tools->path, DISK_SERIAL_TOOLS, true };
+		prov(c, run_id, "tools.sha256", c->tools->hash);
+	}
+	if (p->needs_scratch) {
+		char buf[32];
+
+		r = scratch_disk__create(scratch, plan_scratch_bytes(p), &err);
+		if (r < 0) {
+			log_err("run %lld: scratch disk: %s", (long long)run_id, err);
+			unlink(initrd);
+			return r;
+		}
+		disks[ndisks++] = (struct vm_disk){ scratch, DISK_SERIAL_SCRATCH, false };
+		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)plan_scratch_bytes(p));
+		prov(c, run_id, "scratch.bytes", buf);
 	}
 	uname(&un);
 	prov(c, run_id, "kernel.image", ck->k->image);
@@ -362,6 +417,8 @@ static int run_one(struct campaign *c, size_t vi, int64_t run_id, int rep, uint6
 		.accel = ck->accel,
 		.mem_mb = p->mem_bytes >> 20,
 		.cpus = p->cpus,
+		.disks = disks,
+		.ndisks = ndisks,
 		.run_dir = dir,
 		.hello_timeout_ms = HELLO_TIMEOUT_MS,
 		.silence_timeout_ms = c->o->silence_timeout_ms
@@ -434,6 +491,7 @@ static int run_one(struct campaign *c, size_t vi, int64_t run_id, int rep, uint6
 	ingest__free(sink.in);
 	vm_result_clear(&vm);
 	unlink(initrd);
+	unlink(scratch);
 	return sink.failed;
 }
 
@@ -449,6 +507,7 @@ static void campaign_free(struct campaign *c)
 	free(c->kernels);
 	free(c->variant_kernel);
 	free(c->variant_id);
+	tools_image__free(c->tools);
 	free(c->name);
 	free(c->dir);
 	store__close(c->st);
@@ -891,6 +950,10 @@ int campaign_run(struct plan *plan, const struct campaign_opts *o)
 			fprintf(f, " min_ttl_ms=%lld", (long long)v->min_ttl_ms);
 		for (size_t j = 0; j < v->nsysctls; j++)
 			fprintf(f, " %s=%s", v->sysctls[j].key, v->sysctls[j].value);
+		if (v->thp)
+			fprintf(f, " thp=%s", v->thp);
+		if (v->read_ahead_kb >= 0)
+			fprintf(f, " read_ahead_kb=%lld", (long long)v->read_ahead_kb);
 		for (size_t j = 0; j < v->nmemcg_files; j++)
 			fprintf(f, " memcg.%s=%s", v->memcg_files[j].key, v->memcg_files[j].value);
 		fclose(f);

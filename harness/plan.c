@@ -39,6 +39,15 @@ static void kv_add(struct kv **kv, size_t *n, const char *k, const char *v)
 	(*n)++;
 }
 
+static void kv_free(struct kv *kv, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(kv[i].key);
+		free(kv[i].value);
+	}
+	free(kv);
+}
+
 static bool name_ok(const char *s)
 {
 	if (!*s || strlen(s) > 64)
@@ -101,6 +110,11 @@ static int set_int(struct parser *ps, int *dst, const char *k, const char *v, in
 	return 0;
 }
 
+static bool thp_ok(const char *v)
+{
+	return !strcmp(v, "never") || !strcmp(v, "always") || !strcmp(v, "madvise");
+}
+
 static int campaign_key(struct parser *ps, const char *k, const char *v)
 {
 	struct plan *p = ps->p;
@@ -152,13 +166,20 @@ static int guest_key(struct parser *ps, const char *k, const char *v)
 	}
 	if (!strcmp(k, "swap_size"))
 		return set_size(ps, &p->swap_bytes, k, v);
+	if (!strcmp(k, "scratch_size")) {
+		int r = set_size(ps, &p->scratch_bytes, k, v);
+
+		if (r == 0 && p->scratch_bytes < (64ull << 20))
+			return fail(ps, "scratch_size '%s' is below 64M", v);
+		return r;
+	}
 	if (!strcmp(k, "zram_comp")) {
 		if (!name_ok(v))
 			return fail(ps, "bad zram_comp '%s'", v);
 		return set_str(ps, &p->zram_comp, k, v);
 	}
 	if (!strcmp(k, "thp")) {
-		if (strcmp(v, "never") && strcmp(v, "always") && strcmp(v, "madvise"))
+		if (!thp_ok(v))
 			return fail(ps, "bad thp '%s' (never, always or madvise)", v);
 		return set_str(ps, &p->thp, k, v);
 	}
@@ -198,10 +219,9 @@ static int memcg_file(struct parser *ps, const char *k, const char *v, char **re
 	return -ENOENT;
 }
 
-static int variant_key(struct parser *ps, const char *k, const char *v)
+/* One knob of one variant, a single value. */
+static int variant_knob(struct parser *ps, struct plan_variant *var, const char *k, const char *v)
 {
-	struct plan_variant *var = &ps->p->variants[ps->p->nvariants - 1];
-
 	if (!strcmp(k, "kernel"))
 		return set_str(ps, &var->kernel, k, v);
 	if (!strcmp(k, "config"))
@@ -219,6 +239,19 @@ static int variant_key(struct parser *ps, const char *k, const char *v)
 		int r = set_int(ps, &x, k, v, 0, 1000000000);
 
 		var->min_ttl_ms = x;
+		return r;
+	}
+	if (!strcmp(k, "thp")) {
+		if (!thp_ok(v))
+			return fail(ps, "bad thp '%s' (never, always or madvise)", v);
+		return set_str(ps, &var->thp, k, v);
+	}
+	if (!strcmp(k, "read_ahead_kb")) {
+		int x = 0;
+		int r = set_int(ps, &x, k, v, 0, 1 << 20);
+
+		var->read_ahead_kb = x;
+		var->read_ahead_line = ps->line;
 		return r;
 	}
 	if (!strncmp(k, "sysctl.", 7) && k[7]) {
@@ -271,6 +304,72 @@ const char *plan_variant_memcg(const struct plan_variant *v, const char *memcg, 
 	return NULL;
 }
 
+static bool sweepable(const char *k)
+{
+	return !strcmp(k, "min_ttl_ms") || !strcmp(k, "thp") || !strcmp(k, "read_ahead_kb") ||
+	       !strncmp(k, "sysctl.", 7);
+}
+
+static void variant_clear(struct plan_variant *v);
+
+/*
+ * "a, b, c": a sweep. Each value is checked now, against a scratch variant,
+ * so an error names this line; the variant is expanded at the end.
+ */
+static int variant_sweep(struct parser *ps, struct plan_variant *var, const char *k, const char *v)
+{
+	_cleanup_free_ char *copy = xstrdup(v);
+	struct plan_sweep *sw;
+	char *save = NULL;
+
+	if (!sweepable(k))
+		return fail(ps, "'%s' takes one value, not a list (sweeps: min_ttl_ms, thp, "
+				"read_ahead_kb, sysctl.*)", k);
+	for (size_t i = 0; i < var->nsweeps; i++)
+		if (!strcmp(var->sweeps[i].key, k))
+			return fail(ps, "'%s' swept twice in [variant %s]", k, var->name);
+	var->sweeps = xrealloc(var->sweeps, var->nsweeps + 1, sizeof(*var->sweeps));
+	sw = &var->sweeps[var->nsweeps++];
+	*sw = (struct plan_sweep){ .key = xstrdup(k), .line = ps->line };
+	for (const char *c = v;; c++) {
+		if (*c == ',' && (c[1] == ',' || !c[1]))
+			return fail(ps, "empty value in the list '%s' for '%s'", v, k);
+		if (!*c)
+			break;
+	}
+	if (*strstrip(copy) == ',')
+		return fail(ps, "empty value in the list '%s' for '%s'", v, k);
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		struct plan_variant tmp = { .name = var->name, .min_ttl_ms = -1,
+					    .read_ahead_kb = -1 };
+		char *val = strstrip(tok);
+		int r;
+
+		if (!*val)
+			return fail(ps, "empty value in the list '%s' for '%s'", v, k);
+		r = variant_knob(ps, &tmp, k, val);
+		tmp.name = NULL;
+		variant_clear(&tmp);
+		if (r < 0)
+			return r;
+		for (size_t i = 0; i < sw->nvalues; i++)
+			if (!strcmp(sw->values[i], val))
+				return fail(ps, "'%s' listed twice for '%s'", val, k);
+		sw->values = xrealloc(sw->values, sw->nvalues + 1, sizeof(char *));
+		sw->values[sw->nvalues++] = xstrdup(val);
+	}
+	return 0;
+}
+
+static int variant_key(struct parser *ps, const char *k, const char *v)
+{
+	struct plan_variant *var = &ps->p->variants[ps->p->nvariants - 1];
+
+	if (strchr(v, ','))
+		return variant_sweep(ps, var, k, v);
+	return variant_knob(ps, var, k, v);
+}
+
 static int memcg_key(struct parser *ps, const char *k, const char *v)
 {
 	struct plan_memcg *m = &ps->p->memcgs[ps->p->nmemcgs - 1];
@@ -305,6 +404,8 @@ static int workload_key(struct parser *ps, const char *k, const char *v)
 	}
 	if (!strcmp(k, "start"))
 		return set_ms(ps, &w->start_ms, k, v);
+	if (!strcmp(k, "dir") && w->def && w->def->scratch)
+		return fail(ps, "'dir' is given by lrubench (/scratch/%s)", w->name);
 	if (!w->def)
 		return fail(ps, "'type' must come before '%s' in [workload %s]", k, w->name);
 	prm = workload_param(w->def, k);
@@ -350,7 +451,14 @@ static int workload_key(struct parser *ps, const char *k, const char *v)
 			return fail(ps, "bad duration '%s' for '%s'", v, k);
 		break;
 	}
+	case WLP_CHOICE:
+		if (!wl_param_choice_ok(prm, v))
+			return fail(ps, "bad value '%s' for '%s' (%s)", v, k, prm->choices);
+		break;
 	}
+	for (size_t i = 0; i < w->nparams; i++)
+		if (!strcmp(w->params[i].key, k))
+			return fail(ps, "'%s' set twice in [workload %s]", k, w->name);
 	kv_add(&w->params, &w->nparams, k, v);
 	return 0;
 }
@@ -382,7 +490,7 @@ static int section_start(struct parser *ps, char *hdr)
 				return fail(ps, "duplicate [variant %s]", name);
 		p->variants = xrealloc(p->variants, p->nvariants + 1, sizeof(*p->variants));
 		p->variants[p->nvariants++] = (struct plan_variant){
-			.name = xstrdup(name), .min_ttl_ms = -1,
+			.name = xstrdup(name), .min_ttl_ms = -1, .read_ahead_kb = -1,
 			.kernel = xstrdup("debian"), .lru = xstrdup("classic"),
 		};
 		ps->sec = SEC_VARIANT;
@@ -404,14 +512,157 @@ static int section_start(struct parser *ps, char *hdr)
 	return 0;
 }
 
-/* After parsing: cross-references, required keys, relative sizes. */
+static void variant_clear(struct plan_variant *v)
+{
+	free(v->name);
+	free(v->kernel);
+	free(v->config);
+	free(v->modules);
+	free(v->lru);
+	free(v->thp);
+	kv_free(v->sysctls, v->nsysctls);
+	kv_free(v->memcg_files, v->nmemcg_files);
+	for (size_t i = 0; i < v->nsweeps; i++) {
+		free(v->sweeps[i].key);
+		for (size_t j = 0; j < v->sweeps[i].nvalues; j++)
+			free(v->sweeps[i].values[j]);
+		free(v->sweeps[i].values);
+	}
+	free(v->sweeps);
+	memset(v, 0, sizeof(*v));
+}
+
+static char *strdup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+/* A copy of v without its sweeps, named name. */
+static struct plan_variant variant_copy(const struct plan_variant *v, const char *name)
+{
+	struct plan_variant c = *v;
+
+	c.name = xstrdup(name);
+	c.kernel = strdup_or_null(v->kernel);
+	c.config = strdup_or_null(v->config);
+	c.modules = strdup_or_null(v->modules);
+	c.lru = strdup_or_null(v->lru);
+	c.thp = strdup_or_null(v->thp);
+	c.sysctls = NULL;
+	c.nsysctls = 0;
+	for (size_t i = 0; i < v->nsysctls; i++)
+		kv_add(&c.sysctls, &c.nsysctls, v->sysctls[i].key, v->sysctls[i].value);
+	c.memcg_files = NULL;
+	c.nmemcg_files = 0;
+	for (size_t i = 0; i < v->nmemcg_files; i++)
+		kv_add(&c.memcg_files, &c.nmemcg_files, v->memcg_files[i].key,
+		       v->memcg_files[i].value);
+	c.sweeps = NULL;
+	c.nsweeps = 0;
+	return c;
+}
+
+/* "sysctl.vm.swappiness" -> "swappiness": the knob's word in a swept variant's name. */
+static const char *sweep_word(const char *key)
+{
+	const char *dot = strrchr(key, '.');
+
+	return dot ? dot + 1 : key;
+}
+
+/* Every combination of v's sweeps, appended to *out in order (the last sweep varies fastest). */
+static int variant_expand(struct parser *ps, const struct plan_variant *v,
+			  struct plan_variant **out, size_t *nout)
+{
+	size_t *idx = xcalloc(v->nsweeps, sizeof(size_t));
+	int r = 0;
+
+	for (;;) {
+		_cleanup_free_ char *name = xstrdup(v->name);
+		struct plan_variant c;
+
+		for (size_t i = 0; i < v->nsweeps; i++) {
+			char *n = xasprintf("%s-%s%s", name, sweep_word(v->sweeps[i].key),
+					    v->sweeps[i].values[idx[i]]);
+
+			free(name);
+			name = n;
+		}
+		for (char *ch = name; *ch; ch++)
+			if (!isalnum((unsigned char)*ch) && !strchr("._-", *ch))
+				*ch = '_';
+		ps->line = v->sweeps[0].line;
+		if (!name_ok(name)) {
+			r = fail(ps, "swept variant name '%s' is longer than 64 characters", name);
+			break;
+		}
+		c = variant_copy(v, name);
+		for (size_t i = 0; i < v->nsweeps && r == 0; i++) {
+			ps->line = v->sweeps[i].line;
+			r = variant_knob(ps, &c, v->sweeps[i].key, v->sweeps[i].values[idx[i]]);
+		}
+		*out = xrealloc(*out, *nout + 1, sizeof(**out));
+		(*out)[(*nout)++] = c;
+		if (r < 0)
+			break;
+		/* Next combination: an odometer over the sweeps. */
+		size_t i = v->nsweeps;
+
+		while (i > 0 && ++idx[i - 1] == v->sweeps[i - 1].nvalues)
+			idx[--i] = 0;
+		if (i == 0)
+			break;
+	}
+	free(idx);
+	return r;
+}
+
+static int variants_expand(struct parser *ps)
+{
+	struct plan *p = ps->p;
+	struct plan_variant *out = NULL;
+	size_t nout = 0;
+	int r = 0;
+
+	for (size_t i = 0; i < p->nvariants && r == 0; i++) {
+		if (!p->variants[i].nsweeps) {
+			out = xrealloc(out, nout + 1, sizeof(*out));
+			out[nout++] = p->variants[i];
+			memset(&p->variants[i], 0, sizeof(p->variants[i]));
+			continue;
+		}
+		r = variant_expand(ps, &p->variants[i], &out, &nout);
+	}
+	for (size_t i = 0; i < p->nvariants; i++)
+		variant_clear(&p->variants[i]);
+	free(p->variants);
+	p->variants = out;
+	p->nvariants = nout;
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < nout; i++)
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(out[i].name, out[j].name)) {
+				ps->line = 0;
+				return fail(ps, "two variants named '%s' once sweeps are expanded",
+					    out[i].name);
+			}
+	return 0;
+}
+
+/* After parsing: sweeps, cross-references, required keys, relative sizes. */
 static int plan_finish(struct parser *ps)
 {
 	struct plan *p = ps->p;
+	int r;
 
 	ps->line = 0;
 	if (!p->nvariants)
 		return fail(ps, "no [variant NAME] section");
+	r = variants_expand(ps);
+	if (r < 0)
+		return r;
+	ps->line = 0;
 	if (!p->nworkloads)
 		return fail(ps, "no [workload NAME] section");
 	if (p->baseline) {
@@ -420,7 +671,9 @@ static int plan_finish(struct parser *ps)
 		for (size_t i = 0; i < p->nvariants; i++)
 			found |= !strcmp(p->variants[i].name, p->baseline);
 		if (!found)
-			return fail(ps, "baseline '%s' is not a variant", p->baseline);
+			return fail(ps, "baseline '%s' is not a variant (a swept variant is named "
+					"NAME-KNOBVALUE, e.g. %s)",
+				    p->baseline, p->variants[0].name);
 	} else {
 		p->baseline = xstrdup(p->variants[0].name);
 	}
@@ -485,7 +738,32 @@ static int plan_finish(struct parser *ps)
 			}
 		}
 	}
+	for (size_t i = 0; i < p->nworkloads; i++) {
+		p->needs_scratch |= p->workloads[i].def->scratch;
+		p->needs_tools |= p->workloads[i].def->tools != NULL;
+	}
+	for (size_t i = 0; i < p->nvariants; i++) {
+		if (p->variants[i].read_ahead_kb >= 0 && !p->needs_scratch) {
+			ps->line = p->variants[i].read_ahead_line;
+			return fail(ps, "read_ahead_kb applies to the scratch disk, which no "
+					"workload of this plan uses");
+		}
+	}
 	return 0;
+}
+
+const char *plan_variant_thp(const struct plan *p, const struct plan_variant *v)
+{
+	return v->thp ? v->thp : p->thp;
+}
+
+uint64_t plan_scratch_bytes(const struct plan *p)
+{
+	uint64_t auto_bytes = 4 * p->mem_bytes;
+
+	if (p->scratch_bytes)
+		return p->scratch_bytes;
+	return auto_bytes > (2ull << 30) ? auto_bytes : 2ull << 30;
 }
 
 int plan__parse(const char *path, const char *text, struct plan **ret, char **ret_err)
@@ -582,30 +860,12 @@ int plan__load(const char *path, struct plan **ret, char **ret_err)
 	return plan__parse(path, text, ret, ret_err);
 }
 
-static void kv_free(struct kv *kv, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(kv[i].key);
-		free(kv[i].value);
-	}
-	free(kv);
-}
-
 void plan__free(struct plan *p)
 {
 	if (!p)
 		return;
-	for (size_t i = 0; i < p->nvariants; i++) {
-		struct plan_variant *v = &p->variants[i];
-
-		free(v->name);
-		free(v->kernel);
-		free(v->config);
-		free(v->modules);
-		free(v->lru);
-		kv_free(v->sysctls, v->nsysctls);
-		kv_free(v->memcg_files, v->nmemcg_files);
-	}
+	for (size_t i = 0; i < p->nvariants; i++)
+		variant_clear(&p->variants[i]);
 	for (size_t i = 0; i < p->nmemcgs; i++) {
 		free(p->memcgs[i].name);
 		kv_free(p->memcgs[i].files, p->memcgs[i].nfiles);

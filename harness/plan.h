@@ -3,11 +3,16 @@
  * Plans: INI files in the spirit of fio job files (the files in workloads/plans/).
  *
  *   [campaign]        name, repetitions, seed, interval, timeout, baseline, retries, warmup
- *   [guest]           memory, cpus, swap, swap_size, zram_comp, thp, cmdline
- *   [variant NAME]    kernel, lru, min_ttl_ms, sysctl.<path>, config, modules,
- *                     memcg.<memcg>.<file> (this variant's value of a [memcg] control file)
+ *   [guest]           memory, cpus, swap, swap_size, zram_comp, thp, cmdline, scratch_size
+ *   [variant NAME]    kernel, lru, min_ttl_ms, thp, read_ahead_kb, sysctl.<path>, config,
+ *                     modules, memcg.<memcg>.<file> (this variant's value of a [memcg] file)
  *   [memcg NAME]      any memory.* control file, e.g. memory.max = 256M
  *   [workload NAME]   type (a catalogue workload), memcg, start, then its parameters
+ *
+ * A sweep: min_ttl_ms, thp, read_ahead_kb or a sysctl given a list
+ * ("sysctl.vm.swappiness = 0, 60, 200") makes one variant per value, named
+ * NAME-KNOBVALUE ("mglru-swappiness60"; KNOB is the key's last word); two
+ * sweeps in one variant make every combination ("mglru-swappiness0-thpnever").
  *
  * Every key is checked against a table; unknown keys and bad values are
  * errors naming the file, line and key. The parser is pure: text in, plan out.
@@ -15,6 +20,7 @@
 #ifndef LRUBENCH_PLAN_H
 #define LRUBENCH_PLAN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -22,6 +28,13 @@ struct workload_def;
 
 struct kv {
 	char *key, *value;
+};
+
+struct plan_sweep {
+	char *key;
+	char **values;
+	size_t nvalues;
+	int line;
 };
 
 struct plan_variant {
@@ -38,6 +51,11 @@ struct plan_variant {
 	 * (wl.memory.max); relative workload sizes still follow the [memcg]. */
 	struct kv *memcg_files;
 	size_t nmemcg_files;
+	char *thp;	      /* NULL: the guest's */
+	int64_t read_ahead_kb; /* of the scratch disk; -1 = the kernel's default */
+	int read_ahead_line;
+	struct plan_sweep *sweeps; /* only while parsing: expanded by plan__parse */
+	size_t nsweeps;
 };
 
 struct plan_memcg {
@@ -74,6 +92,9 @@ struct plan {
 	char *zram_comp;
 	char *thp;
 	char *cmdline;
+	uint64_t scratch_bytes; /* scratch disk size; 0 = max(2G, 4 x memory) */
+	bool needs_scratch;	/* some workload has files: a scratch disk per run */
+	bool needs_tools;	/* some workload runs a host tool: the tools disk */
 	struct plan_variant *variants;
 	size_t nvariants;
 	struct plan_memcg *memcgs;
@@ -90,6 +111,10 @@ void plan__freep(struct plan **p);
 
 /* The variant's value for a memcg control file, or NULL to keep the [memcg] one. */
 const char *plan_variant_memcg(const struct plan_variant *v, const char *memcg, const char *file);
+/* The THP mode of variant v: its own or the guest's. */
+const char *plan_variant_thp(const struct plan *p, const struct plan_variant *v);
+/* The scratch disk size of the plan. */
+uint64_t plan_scratch_bytes(const struct plan *p);
 
 /* Resolve an LRU mode name: classic = 0, mglru = 0x0007, or a number <= 0x7. */
 int lru_mode_parse(const char *s, unsigned *ret);

@@ -93,6 +93,20 @@ char **vm_argv(const struct vm_spec *s, const char *sock_path, const char *conso
 	argv_push(&argv, &n, xasprintf("socket,id=chan0,path=%s", sock_esc));
 	argv_push(&argv, &n, xstrdup("-device"));
 	argv_push(&argv, &n, xstrdup("virtserialport,bus=vser0.0,chardev=chan0,name=lrubench.0"));
+	/* Disks: raw images on virtio-blk, named by serial. A read-only one is
+	 * shared by concurrent guests; a writable one is a run's own scratch,
+	 * thrown away after it, so the host's flushes are skipped (cache=unsafe). */
+	for (size_t i = 0; i < s->ndisks; i++) {
+		const struct vm_disk *d = &s->disks[i];
+		_cleanup_free_ char *path = qemu_opt_escape(d->path);
+		_cleanup_free_ char *serial = qemu_opt_escape(d->serial);
+
+		argv_push(&argv, &n, xstrdup("-drive"));
+		argv_push(&argv, &n, xasprintf("file=%s,if=none,id=disk%zu,format=raw,%s", path, i,
+					       d->readonly ? "readonly=on" : "cache=unsafe"));
+		argv_push(&argv, &n, xstrdup("-device"));
+		argv_push(&argv, &n, xasprintf("virtio-blk-pci,drive=disk%zu,serial=%s", i, serial));
+	}
 	return argv;
 }
 

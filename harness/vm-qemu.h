@@ -13,6 +13,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* A virtio-blk disk; the guest finds it by serial (/sys/block/vdX/serial). */
+struct vm_disk {
+	const char *path;   /* raw image */
+	const char *serial; /* at most 20 characters */
+	bool readonly;
+};
+
 struct vm_spec {
 	const char *kernel;
 	const char *initrd;
@@ -20,6 +27,8 @@ struct vm_spec {
 	const char *accel; /* "kvm" or "tcg" */
 	uint64_t mem_mb;
 	int cpus;
+	const struct vm_disk *disks;
+	size_t ndisks;
 	const char *run_dir; /* console.log, qemu.log and the channel socket go here */
 	uint64_t hello_timeout_ms;   /* boot to the agent's first byte; 0 = none */
 	uint64_t silence_timeout_ms; /* no byte on the channel for this long; 0 = none */

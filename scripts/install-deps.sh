@@ -15,6 +15,7 @@ pkgs=(
 	gnuplot-nox			# plots
 	libcmocka-dev			# unit tests
 	fio sysbench			# workloads
+	libjson-c-dev			# fio's JSON output, parsed in the guest (static)
 	clang libclang-rt-14-dev	# fuzzing
 	libxml2-utils			# xmllint checks of reports
 )

@@ -9,6 +9,7 @@
 #ifndef LRUBENCH_CATALOGUE_H
 #define LRUBENCH_CATALOGUE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 enum wl_param_type {
@@ -16,6 +17,7 @@ enum wl_param_type {
 	WLP_U64,      /* unsigned integer */
 	WLP_FRACTION, /* decimal in [min, max] */
 	WLP_DURATION, /* 500ms, 30s, 2m */
+	WLP_CHOICE,   /* one word of choices, e.g. "normal|random|sequential" */
 };
 
 struct wl_param {
@@ -24,6 +26,7 @@ struct wl_param {
 	const char *def;  /* default, or NULL if required */
 	double min, max;  /* for WLP_FRACTION */
 	const char *help;
+	const char *choices; /* for WLP_CHOICE: the words allowed, '|' between them */
 };
 
 struct wl_metric {
@@ -31,6 +34,7 @@ struct wl_metric {
 	const char *unit;
 	const char *better; /* higher, lower, none */
 	const char *help;
+	const char *only;   /* NULL: always reported; "mglru": only when MGLRU is on */
 };
 
 struct workload_def {
@@ -40,10 +44,19 @@ struct workload_def {
 	const char *description;
 	const struct wl_param *params; /* terminated by a NULL name */
 	const struct wl_metric *metrics;
+	/*
+	 * Files on the scratch disk: the run gets a fresh ext4 disk mounted at
+	 * /scratch and the workload --dir=/scratch/NAME (NAME: the plan's).
+	 */
+	bool scratch;
+	/* Host programs it runs from the read-only tools disk (/tools), or NULL. */
+	const char *const *tools;
 };
 
 extern const struct workload_def *const workload_catalogue[];
 const struct workload_def *workload_find(const char *name);
 const struct wl_param *workload_param(const struct workload_def *w, const char *name);
+/* Whether word is one of p's choices (WLP_CHOICE). */
+bool wl_param_choice_ok(const struct wl_param *p, const char *word);
 
 #endif

@@ -178,6 +178,15 @@ static int set_fault(struct agent_conf *c, const struct conf_key *k, const char 
 	return -EINVAL;
 }
 
+static int set_scratch_ra(struct agent_conf *c, const struct conf_key *k, const char *value)
+{
+	int r = set_u64(c, k, value);
+
+	if (r == 0)
+		c->has_scratch_read_ahead_kb = true;
+	return r;
+}
+
 static int add_module(struct agent_conf *c, const struct conf_key *k, const char *value)
 {
 	(void)k;
@@ -265,6 +274,9 @@ static const struct conf_key conf_keys[] = {
 	{ "zram_size", set_size, FIELD(zram_size), 0, 0 },
 	{ "zram_comp", set_name, FIELD(zram_comp), 0, 0 },
 	{ "interval_ms", set_u64, FIELD(interval_ms), 10, 3600 * 1000 },
+	{ "tools_disk", set_name, FIELD(tools_disk), 0, 0 },
+	{ "scratch_disk", set_name, FIELD(scratch_disk), 0, 0 },
+	{ "scratch_read_ahead_kb", set_scratch_ra, FIELD(scratch_read_ahead_kb), 0, 1 << 20 },
 	{ "memcg", add_memcg, 0, 0, 0 },
 	{ "workload", add_workload, 0, 0, 0 },
 	{ "fault", set_fault, 0, 0, 0 },
@@ -387,6 +399,8 @@ static void finish(struct parser *p)
 		free(pd->value);
 	}
 	free(p->pending);
+	if (c->has_scratch_read_ahead_kb && !c->scratch_disk)
+		conf_error(c, 0, "scratch_read_ahead_kb without a scratch_disk");
 	for (size_t i = 0; i < c->n_workloads; i++) {
 		struct conf_workload *w = &c->workloads[i];
 
@@ -455,6 +469,8 @@ void agent_conf_free(struct agent_conf *c)
 	free_kvs(c->sysctls, c->n_sysctls);
 	free_kvs(c->sysfs, c->n_sysfs);
 	free(c->zram_comp);
+	free(c->tools_disk);
+	free(c->scratch_disk);
 	for (size_t i = 0; i < c->n_memcgs; i++) {
 		free(c->memcgs[i].name);
 		free_kvs(c->memcgs[i].files, c->memcgs[i].n_files);

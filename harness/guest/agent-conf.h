@@ -47,6 +47,10 @@ struct agent_conf {
 	uint64_t zram_size;
 	char *zram_comp;
 	uint64_t interval_ms;
+	char *tools_disk;	/* virtio-blk serial of the tools disk, mounted at /tools */
+	char *scratch_disk;	/* and of the scratch disk, mounted at /scratch */
+	bool has_scratch_read_ahead_kb;
+	uint64_t scratch_read_ahead_kb;
 	struct conf_memcg *memcgs;
 	size_t n_memcgs;
 	struct conf_workload *workloads;

@@ -4,6 +4,8 @@
  * parent's subtree_control itself). Every control file is read back; when
  * libcgroup failed to create the group or to set a file, the agent does it
  * directly and says so in an event, so a run never silently lacks a limit.
+ * The io controller is enabled beside memory (no limits are set on it) so
+ * that each memcg's io.stat says what it read from which disk.
  */
 #include "agent.h"
 #include "procfs-parse.h"
@@ -107,6 +109,13 @@ int memcgs_create(struct agent *a)
 	if (cg_ready)
 		channel_event(a->ch, "memcg", "libcgroup: cgroup_init: %s; creating memcgs directly",
 			      cg_error(cg_ready));
+	if (a->n_memcgs) {
+		int r = write_file(CGROUP_ROOT "/cgroup.subtree_control", "+io");
+
+		if (r < 0)
+			channel_event(a->ch, "memcg", "io controller not enabled: %s; no io.stat",
+				      strerror(-r));
+	}
 	for (size_t i = 0; i < a->n_memcgs; i++) {
 		struct memcg *m = &a->memcgs[i];
 		int r = cg_ready ? cg_ready : create_with_libcgroup(m);

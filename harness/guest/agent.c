@@ -276,7 +276,8 @@ int main(int argc, char **argv)
 	}
 	if (mounted < 0 || r < 0)
 		agent_poweroff(&a, "setup-error");
-	if (setup_knobs(&a) < 0 || setup_swap(&a) < 0 || memcgs_create(&a) < 0)
+	if (setup_knobs(&a) < 0 || setup_swap(&a) < 0 || setup_disks(&a) < 0 ||
+	    memcgs_create(&a) < 0)
 		agent_poweroff(&a, "setup-error");
 
 	a.sample_lru_gen = a.conf->lru_enabled && access(LRU_GEN_DEBUGFS, R_OK) == 0;

@@ -7,6 +7,7 @@
  *   agent.c           the main sequence and the event loop
  *   agent-setup.c     mounts, console, modules, knobs, power off
  *   agent-swap.c      zram and the swap header
+ *   agent-disk.c      the tools and scratch disks
  *   agent-channel.c   the virtio-serial port and the line writer
  *   agent-memcg.c     memcgs through libcgroup
  *   agent-workload.c  fork/exec into a memcg, output, reaping
@@ -117,6 +118,9 @@ int setup_swap(struct agent *a);
 /* Fill page (page_size bytes) with a version-1 swap header for a device of
  * size bytes; -EINVAL if the device is too small or too large. */
 int swap_header_fill(void *page, size_t page_size, uint64_t size);
+
+/* agent-disk.c: mount the disks run.conf names (/tools, /scratch). */
+int setup_disks(struct agent *a);
 
 /* agent-memcg.c */
 int memcgs_create(struct agent *a);

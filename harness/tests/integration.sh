@@ -352,7 +352,67 @@ test_verdict() {
 	ok "verdict: half the memcg is a regression (exit 1, failing JUnit case anon:majflt, $regs), report well-formed"
 }
 
-tests=${LRUBENCH_TESTS:-"refuse slice noise verdict hang garbage panic crash oom qemu_killed lrubench_killed lrubench_interrupted odd_paths disk_full"}
+# --- the catalogue: every workload reports every result of its row, and its memcg reclaimed
+# $1 db, $2 test name, $3 expected runs. Workloads are named after their types in the plan.
+check_catalogue_runs() {
+	local db=$1 name=$2 want=$3
+	local n; n=$(q "$db" "SELECT COUNT(*) FROM run WHERE status='completed'")
+	[[ $n == "$want" ]] || { bad "$name" "expected $want completed runs, got $n: $(q "$db" "SELECT id,status,reason FROM run")"; return 1; }
+	local missing="" checked=0
+	while read -r type key _unit _better only; do
+		for run in $(q "$db" "SELECT r.id FROM run r WHERE EXISTS (SELECT 1 FROM result WHERE run_id=r.id AND workload='$type')"); do
+			local lru; lru=$(q "$db" "SELECT v.lru_mode FROM run r JOIN variant v ON v.id=r.variant_id WHERE r.id=$run")
+			local has; has=$(q "$db" "SELECT COUNT(*) FROM result WHERE run_id=$run AND workload='$type' AND key='$key'")
+			checked=$((checked + 1))
+			if [[ $only == - || $only == "$lru" ]]; then
+				[[ $has == 1 ]] || missing+=" $type:$key(run $run)"
+			else
+				[[ $has == 0 ]] || missing+=" $type:$key(run $run, not $only)"
+			fi
+		done
+	done < <($lrb list --results)
+	[[ -z $missing ]] || { bad "$name" "results missing or misplaced:$missing"; return 1; }
+	# Every memcg of every run reclaimed (memory.stat pgsteal grew).
+	local idle; idle=$(q "$db" "SELECT run_id || ':' || scope || '=' || (MAX(v) - MIN(v)) FROM v_value WHERE metric='memory.stat:pgsteal' GROUP BY run_id, scope HAVING MAX(v) - MIN(v) <= 0")
+	[[ -z $idle ]] || { bad "$name" "memcgs that reclaimed nothing (run:memcg=pgsteal delta): $idle"; return 1; }
+	local memcgs; memcgs=$(q "$db" "SELECT COUNT(DISTINCT scope) FROM v_value WHERE metric='memory.stat:pgsteal'")
+	echo "$checked results checked, $memcgs memcgs reclaimed"
+}
+
+test_catalogue() {
+	local db=$tmp/catalogue.db
+	if ! $lrb run harness/tests/plans/catalogue.ini --db "$db" >"$tmp/catalogue.out" 2>"$tmp/catalogue.err"; then
+		bad catalogue "lrubench run failed: $(tail -5 "$tmp/catalogue.err")"; return
+	fi
+	local what; what=$(check_catalogue_runs "$db" catalogue 2) || return
+	# The disks were there: the tools disk read-only, the scratch disk writable, mounted.
+	local argv; argv=$(q "$db" "SELECT value FROM run_prov WHERE run_id=1 AND key='qemu.argv'")
+	[[ $argv == *"readonly=on"*"serial=lrubench-tools"* && $argv == *"cache=unsafe"*"serial=lrubench-scratch"* ]] ||
+		{ bad catalogue "disks not on QEMU's command line: ${argv:0:300}"; return; }
+	local mounts; mounts=$(q "$db" "SELECT COUNT(*) FROM event WHERE kind='boot' AND (text LIKE 'tools disk % on /tools read-only' OR text LIKE 'scratch disk % on /scratch')")
+	[[ $mounts == 4 ]] || { bad catalogue "tools and scratch disks mounted $mounts times in 2 runs"; return; }
+	ls "$LRUBENCH_RESULTS"/catalogue-*/run-*/scratch.ext4 > /dev/null 2>&1 &&
+		{ bad catalogue "scratch disks left behind after the runs"; return; }
+	# compare reads it: a row per workload with both LRUs.
+	$lrb compare "$db" > "$tmp/catalogue.cmp" 2>&1 || { bad catalogue "lrubench compare failed"; return; }
+	local rows; rows=$(grep -cE '^[a-z-]+:throughput +ops/s +higher .* n=1 .* n=1' "$tmp/catalogue.cmp")
+	[[ $rows == 10 ]] || { bad catalogue "compare shows $rows throughput rows with both LRUs, not 10"; return; }
+	ok "catalogue: 10 workloads x 2 LRUs: $what; disks attached and mounted; compare reads it"
+}
+
+test_lowmem() {
+	local db=$tmp/lowmem.db
+	if ! $lrb run harness/tests/plans/lowmem.ini --db "$db" >"$tmp/lowmem.out" 2>"$tmp/lowmem.err"; then
+		bad lowmem "lrubench run failed: $(tail -5 "$tmp/lowmem.err")"; return
+	fi
+	local what; what=$(check_catalogue_runs "$db" lowmem 2) || return
+	# Global reclaim: kswapd worked and took CPU in both runs.
+	local busy; busy=$(q "$db" "SELECT COUNT(*) FROM result WHERE workload='lowmem-cost' AND key='kswapd_cpu_ms' AND value > 0")
+	[[ $busy == 2 ]] || { bad lowmem "kswapd CPU measured in $busy of 2 runs"; return; }
+	ok "lowmem: lowmem-cost x 2 LRUs: $what; kswapd busy in both"
+}
+
+tests=${LRUBENCH_TESTS:-"refuse slice noise verdict hang garbage panic crash oom qemu_killed lrubench_killed lrubench_interrupted odd_paths disk_full catalogue lowmem"}
 for t in $tests; do
 	echo "== $t" >&2
 	"test_$t"

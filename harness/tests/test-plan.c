@@ -128,6 +128,44 @@ static const struct {
 	{ "[variant a]\nmemcg.n.memory.max = 1M\n[memcg m]\n[workload w]\ntype = anon-zipf\n"
 	  "memcg = m\nsize = 1M\n",
 	  "bad.ini:0: [variant a] memcg.n.memory.max: no such [memcg]" },
+	/* Sweeps, per-variant knobs, disks, choices. */
+	{ "[variant a]\nsysctl.vm.swappiness = 0, 60,\n",
+	  "bad.ini:2: empty value in the list '0, 60,' for 'sysctl.vm.swappiness'" },
+	{ "[variant a]\nsysctl.vm.swappiness = 0,,60\n",
+	  "bad.ini:2: empty value in the list '0,,60' for 'sysctl.vm.swappiness'" },
+	{ "[variant a]\n\nsysctl.vm.swappiness = 0, 6;0\n",
+	  "bad.ini:3: bad value '6;0' for 'sysctl.vm.swappiness'" },
+	{ "[variant a]\nmin_ttl_ms = 0, 1000, 0\n",
+	  "bad.ini:2: '0' listed twice for 'min_ttl_ms'" },
+	{ "[variant a]\nthp = never, sometimes\n",
+	  "bad.ini:2: bad thp 'sometimes' (never, always or madvise)" },
+	{ "[variant a]\nlru = classic, mglru\n",
+	  "bad.ini:2: 'lru' takes one value, not a list (sweeps: min_ttl_ms, thp, read_ahead_kb, "
+	  "sysctl.*)" },
+	{ "[variant a]\nthp = never, always\nthp = madvise, never\n",
+	  "bad.ini:3: 'thp' swept twice in [variant a]" },
+	{ "[variant a]\nread_ahead_kb = 16M\n",
+	  "bad.ini:2: bad value '16M' for 'read_ahead_kb' (an integer from 0 to 1048576)" },
+	{ "[variant a-swappiness0]\n[variant a]\nsysctl.vm.swappiness = 0, 60\n",
+	  "bad.ini:0: two variants named 'a-swappiness0' once sweeps are expanded" },
+	{ "[campaign]\nbaseline = a\n[variant a]\nsysctl.vm.swappiness = 0, 60\n[memcg m]\n"
+	  "[workload w]\ntype = anon-zipf\nmemcg = m\nsize = 1M\n",
+	  "bad.ini:0: baseline 'a' is not a variant (a swept variant is named NAME-KNOBVALUE, "
+	  "e.g. a-swappiness0)" },
+	{ "[variant a]\nread_ahead_kb = 0\n[memcg m]\nmemory.max = 8M\n[workload w]\n"
+	  "type = anon-zipf\nmemcg = m\nsize = 1x\n",
+	  "bad.ini:2: read_ahead_kb applies to the scratch disk, which no workload of this plan "
+	  "uses" },
+	{ "[guest]\nscratch_size = 1M\n", "bad.ini:2: scratch_size '1M' is below 64M" },
+	{ "[variant a]\n[workload w]\ntype = mmap-stride\nadvice = often\n",
+	  "bad.ini:4: bad value 'often' for 'advice' (normal|random|sequential)" },
+	{ "[variant a]\n[workload w]\ntype = mmap-stride\ndir = /tmp\n",
+	  "bad.ini:4: 'dir' is given by lrubench (/scratch/w)" },
+	{ "[variant a]\n[workload w]\ntype = mmap-stride\nstride = 4K\nstride = 8K\n",
+	  "bad.ini:5: 'stride' set twice in [workload w]" },
+	{ "[variant a]\n[memcg m]\n[workload w]\ntype = proactive\nmemcg = m\nsize = 1M\n",
+	  "bad.ini:0: [workload w] needs 'request' (bytes per memory.reclaim write and memory.high "
+	  "step)" },
 };
 
 static void test_bad_plans(void **state)
@@ -158,15 +196,112 @@ static void test_lru_modes(void **state)
 	assert_int_equal(v, 3);
 }
 
-static void test_shipped_plans_parse(void **state)
+/* A sweep expands in place, the last sweep fastest; knobs land in each variant. */
+static void test_sweeps(void **state)
+{
+	static const char text[] = "[campaign]\n"
+				   "baseline = classic-swappiness60-thpnever\n"
+				   "[guest]\n"
+				   "thp = madvise\n"
+				   "scratch_size = 3G\n"
+				   "[variant classic]\n"
+				   "sysctl.vm.watermark_scale_factor = 50\n"
+				   "sysctl.vm.swappiness = 0, 60\n"
+				   "thp = never,always\n"
+				   "[variant mglru]\n"
+				   "lru = mglru\n"
+				   "min_ttl_ms = 0, 1000\n"
+				   "read_ahead_kb = 0\n"
+				   "[memcg m]\n"
+				   "memory.max = 64M\n"
+				   "[workload s]\n"
+				   "type = mmap-stride\n"
+				   "memcg = m\n"
+				   "size = 2x\n"
+				   "advice = random\n";
+	static const char *const names[] = {
+		"classic-swappiness0-thpnever",	 "classic-swappiness0-thpalways",
+		"classic-swappiness60-thpnever", "classic-swappiness60-thpalways",
+		"mglru-min_ttl_ms0",		 "mglru-min_ttl_ms1000",
+	};
+	struct plan *p = NULL;
+	char *err = NULL;
+
+	(void)state;
+	if (plan__parse("sweep.ini", text, &p, &err) < 0)
+		fail_msg("%s", err);
+	assert_int_equal(p->nvariants, ARRAY_SIZE(names));
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		assert_string_equal(p->variants[i].name, names[i]);
+		assert_int_equal(p->variants[i].nsweeps, 0);
+	}
+	/* classic-swappiness60-thpalways: the fixed sysctl first, then the swept one. */
+	assert_int_equal(p->variants[3].nsysctls, 2);
+	assert_string_equal(p->variants[3].sysctls[0].key, "vm/watermark_scale_factor");
+	assert_string_equal(p->variants[3].sysctls[1].key, "vm/swappiness");
+	assert_string_equal(p->variants[3].sysctls[1].value, "60");
+	assert_string_equal(plan_variant_thp(p, &p->variants[3]), "always");
+	assert_int_equal(p->variants[3].lru_enabled, 0);
+	assert_int_equal(p->variants[3].read_ahead_kb, -1);
+	assert_int_equal(p->variants[5].min_ttl_ms, 1000);
+	assert_int_equal(p->variants[5].lru_enabled, 7);
+	assert_int_equal(p->variants[5].read_ahead_kb, 0);
+	assert_string_equal(plan_variant_thp(p, &p->variants[5]), "madvise");
+	assert_string_equal(p->baseline, "classic-swappiness60-thpnever");
+	assert_true(p->needs_scratch);
+	assert_false(p->needs_tools);
+	assert_int_equal(plan_scratch_bytes(p), 3ull << 30);
+	assert_string_equal(p->workloads[0].params[1].value, "random");
+	plan__free(p);
+}
+
+/* Disks only when a workload needs them; the scratch size follows the guest. */
+static void test_disk_needs(void **state)
 {
 	struct plan *p = NULL;
 	char *err = NULL;
 
 	(void)state;
-	if (plan__load("workloads/plans/default.ini", &p, &err) < 0)
-		fail_msg("%s", err);
-	assert_string_equal(p->name, "default");
+	assert_int_equal(plan__parse("g.ini", good, &p, &err), 0);
+	assert_false(p->needs_scratch);
+	assert_false(p->needs_tools);
+	/* 4 x 2G guest memory */
+	assert_int_equal(plan_scratch_bytes(p), 8ull << 30);
+	plan__free(p);
+	assert_int_equal(plan__parse("f.ini",
+				     "[guest]\nmemory = 256M\n[variant a]\n[memcg m]\n"
+				     "memory.max = 32M\n[workload f]\ntype = file-zipf\n"
+				     "memcg = m\nsize = 2x\n",
+				     &p, &err),
+			 0);
+	assert_true(p->needs_scratch);
+	assert_true(p->needs_tools);
+	/* 4 x 256M is below the 2G floor */
+	assert_int_equal(plan_scratch_bytes(p), 2ull << 30);
+	plan__free(p);
+}
+
+static void test_shipped_plans_parse(void **state)
+{
+	static const char *const plans[] = { "default", "quick", "c1", "c2", "c3",
+					     "c4",	"c5",	 "c6", "full" };
+	struct plan *p = NULL;
+	char *err = NULL;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(plans); i++) {
+		_cleanup_free_ char *path = xasprintf("workloads/plans/%s.ini", plans[i]);
+
+		if (plan__load(path, &p, &err) < 0)
+			fail_msg("%s", err);
+		assert_string_equal(p->name, plans[i]);
+		assert_true(p->nvariants >= 2);
+		/* Each says in its header what it tests and what to look at. */
+		if (!strstr(p->text, "Claim") || !strstr(p->text, "Signals"))
+			fail_msg("%s: no 'Claim' or 'Signals' in its header", path);
+		plan__free(p);
+	}
+	assert_int_equal(plan__load("workloads/plans/default.ini", &p, &err), 0);
 	assert_int_equal(p->nvariants, 2);
 	plan__free(p);
 }
@@ -177,6 +312,8 @@ int main(void)
 		cmocka_unit_test(test_valid_plan),
 		cmocka_unit_test(test_bad_plans),
 		cmocka_unit_test(test_lru_modes),
+		cmocka_unit_test(test_sweeps),
+		cmocka_unit_test(test_disk_needs),
 		cmocka_unit_test(test_shipped_plans_parse),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

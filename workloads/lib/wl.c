@@ -130,6 +130,33 @@ void wl_hist_add(struct wl_hist *h, uint64_t v)
 		h->max = v;
 }
 
+void wl_hist_add_n(struct wl_hist *h, uint64_t v, uint64_t n)
+{
+	if (!n)
+		return;
+	h->bucket[hist_index(v)] += n;
+	h->count += n;
+	h->sum += (long double)v * n;
+	if (v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+}
+
+void wl_hist_merge(struct wl_hist *dst, const struct wl_hist *src)
+{
+	if (!src->count)
+		return;
+	for (unsigned i = 0; i < 64 * WL_HIST_SUB; i++)
+		dst->bucket[i] += src->bucket[i];
+	dst->count += src->count;
+	dst->sum += src->sum;
+	if (src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+}
+
 uint64_t wl_hist_quantile(const struct wl_hist *h, double q)
 {
 	uint64_t rank, seen = 0;

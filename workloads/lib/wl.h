@@ -48,6 +48,10 @@ struct wl_hist {
 };
 void wl_hist_init(struct wl_hist *h);
 void wl_hist_add(struct wl_hist *h, uint64_t v);
+/* n values v at once (a histogram read from a tool's output). */
+void wl_hist_add_n(struct wl_hist *h, uint64_t v, uint64_t n);
+/* Add every value of src to dst. */
+void wl_hist_merge(struct wl_hist *dst, const struct wl_hist *src);
 /* The value at quantile q in [0, 1] (upper bound of its bucket, clamped to max). */
 uint64_t wl_hist_quantile(const struct wl_hist *h, double q);
 

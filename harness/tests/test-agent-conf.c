@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The agent's run.conf parser (PROTOCOL.md section 1): the disk keys, errors with their line. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "guest/agent-conf.h"
+#include "util.h"
+
+static struct agent_conf *parse(const char *text)
+{
+	struct agent_conf *c = NULL;
+
+	agent_conf_parse(text, strlen(text), &c);
+	assert_non_null(c);
+	return c;
+}
+
+static void test_disks(void **state)
+{
+	struct agent_conf *c = parse("run=3\n"
+				     "tools_disk=lrubench-tools\n"
+				     "scratch_disk=lrubench-scratch\n"
+				     "scratch_read_ahead_kb=0\n"
+				     "memcg=wl\n"
+				     "workload=w\n"
+				     "workload.w.memcg=wl\n"
+				     "workload.w.arg=/bin/wl-mmap-stride\n"
+				     "workload.w.arg=--dir=/scratch/w\n");
+
+	(void)state;
+	assert_int_equal(c->n_errors, 0);
+	assert_string_equal(c->tools_disk, "lrubench-tools");
+	assert_string_equal(c->scratch_disk, "lrubench-scratch");
+	assert_true(c->has_scratch_read_ahead_kb);
+	assert_int_equal(c->scratch_read_ahead_kb, 0);
+	assert_string_equal(c->workloads[0].argv[1], "--dir=/scratch/w");
+	agent_conf_free(c);
+
+	/* No disk keys: nothing to mount. */
+	c = parse("run=1\n");
+	assert_null(c->tools_disk);
+	assert_null(c->scratch_disk);
+	assert_false(c->has_scratch_read_ahead_kb);
+	agent_conf_free(c);
+}
+
+static void test_disk_errors(void **state)
+{
+	struct agent_conf *c = parse("tools_disk=../etc\n"
+				     "scratch_read_ahead_kb=lots\n"
+				     "scratch_read_ahead_kb=2000000\n");
+
+	(void)state;
+	assert_int_equal(c->n_errors, 3);
+	assert_string_equal(c->errors[0], "run.conf:1: bad value for 'tools_disk': '../etc'");
+	assert_string_equal(c->errors[1],
+			    "run.conf:2: bad value for 'scratch_read_ahead_kb': 'lots'");
+	assert_string_equal(c->errors[2],
+			    "run.conf:3: bad value for 'scratch_read_ahead_kb': '2000000'");
+	agent_conf_free(c);
+
+	c = parse("scratch_read_ahead_kb=128\n");
+	assert_int_equal(c->n_errors, 1);
+	assert_string_equal(c->errors[0], "run.conf: scratch_read_ahead_kb without a scratch_disk");
+	agent_conf_free(c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_disks),
+		cmocka_unit_test(test_disk_errors),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The guest's disks: ldd output (captured for Debian 12's fio) to the
+ * tools image's file list, the scratch disk as mkfs.ext4 makes it, and
+ * the QEMU arguments that attach both.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "disks.h"
+#include "util.h"
+#include "vm-qemu.h"
+
+#define FIX "harness/tests/fixtures/"
+
+static void test_ldd_parse(void **state)
+{
+	_cleanup_free_ char *text = NULL;
+	struct ldd_lib *libs = NULL;
+	size_t n = 0;
+	char *err = NULL;
+	bool loader = false;
+
+	(void)state;
+	assert_int_equal(read_file(FIX "tools/ldd-fio-3.33.txt", 1 << 20, &text, NULL), 0);
+	assert_int_equal(ldd_parse(text, &libs, &n, &err), 0);
+	/* 64 lines: the vDSO has no file. */
+	assert_int_equal(n, 63);
+	assert_string_equal(libs[0].name, "libnuma.so.1");
+	assert_string_equal(libs[0].path, "/lib/x86_64-linux-gnu/libnuma.so.1");
+	for (size_t i = 0; i < n; i++) {
+		assert_null(strstr(libs[i].name, "vdso"));
+		assert_true(libs[i].path[0] == '/');
+		if (!strcmp(libs[i].name, "ld-linux-x86-64.so.2")) {
+			assert_string_equal(libs[i].path, "/lib64/ld-linux-x86-64.so.2");
+			loader = true;
+		}
+		if (!strcmp(libs[i].name, "libceph-common.so.2"))
+			assert_string_equal(libs[i].path,
+					    "/usr/lib/x86_64-linux-gnu/ceph/libceph-common.so.2");
+	}
+	assert_true(loader);
+	ldd_libs_free(libs, n);
+
+	assert_int_equal(ldd_parse("\tlibz.so.1 => /lib/libz.so.1 (0x1)\n"
+				   "\tlibgone.so.3 => not found\n",
+				   &libs, &n, &err),
+			 -ENOENT);
+	assert_string_equal(err, "ldd: libgone.so.3 not found");
+	free(err);
+	assert_int_equal(ldd_parse("\tnot a dynamic executable\n", &libs, &n, &err), 0);
+	assert_int_equal(n, 0);
+	ldd_libs_free(libs, n);
+}
+
+static void test_scratch_disk(void **state)
+{
+	char dir[] = "/tmp/lrubench-test-XXXXXX";
+	_cleanup_free_ char *path = NULL;
+	_cleanup_close_ int fd = -1;
+	unsigned char magic[2];
+	struct stat st;
+	char *err = NULL;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	path = xasprintf("%s/scratch,1.ext4", dir);
+	assert_int_equal(scratch_disk__create(path, 256ull << 20, &err), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_size, 256ll << 20);
+	/* Sparse: what mkfs wrote, not 256 MiB. */
+	assert_true(st.st_blocks * 512 < (64ll << 20));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* The ext4 superblock's magic 0xEF53 at byte 1024 + 56. */
+	assert_int_equal(pread(fd, magic, 2, 1024 + 56), 2);
+	assert_int_equal(magic[0], 0x53);
+	assert_int_equal(magic[1], 0xef);
+	unlink(path);
+	rmdir(dir);
+}
+
+static void test_qemu_disks(void **state)
+{
+	const struct vm_disk disks[] = {
+		{ "/c/tools-1.ext4", DISK_SERIAL_TOOLS, true },
+		{ "/r/a,b/scratch.ext4", DISK_SERIAL_SCRATCH, false },
+	};
+	struct vm_spec s = {
+		.kernel = "/k", .initrd = "/i", .cmdline = "quiet", .accel = "tcg", .mem_mb = 512,
+		.cpus = 1, .run_dir = "/r", .disks = disks, .ndisks = 2,
+	};
+	char **argv = vm_argv(&s, "/r/chan.sock", "/r/console.log");
+	const char *want[] = {
+		"-drive", "file=/c/tools-1.ext4,if=none,id=disk0,format=raw,readonly=on",
+		"-device", "virtio-blk-pci,drive=disk0,serial=lrubench-tools",
+		"-drive", "file=/r/a,,b/scratch.ext4,if=none,id=disk1,format=raw,cache=unsafe",
+		"-device", "virtio-blk-pci,drive=disk1,serial=lrubench-scratch",
+	};
+	size_t n = 0, at = 0;
+
+	(void)state;
+	while (argv[n])
+		n++;
+	for (at = 0; at < n && strcmp(argv[at], "-drive"); at++)
+		;
+	assert_true(at + ARRAY_SIZE(want) <= n);
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++)
+		assert_string_equal(argv[at + i], want[i]);
+	vm_argv_free(argv);
+
+	/* No disk asked, none attached. */
+	s.ndisks = 0;
+	argv = vm_argv(&s, "/r/chan.sock", "/r/console.log");
+	for (size_t i = 0; argv[i]; i++)
+		assert_string_not_equal(argv[i], "-drive");
+	vm_argv_free(argv);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ldd_parse),
+		cmocka_unit_test(test_scratch_disk),
+		cmocka_unit_test(test_qemu_disks),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * app-switch: a phone's or a desktop's app switching (C5). The plan's memcg
+ * is the machine's memory; inside it this workload makes one child memcg
+ * per app (MEMCG/app0 .. appK-1; itself moves to MEMCG/ctl, since cgroup v2
+ * lets a memcg with children hold no processes) and starts the apps one
+ * after another, as they are launched. Each app is a process in its memcg
+ * with an anon set (written) and a file set on the scratch disk (mmap'd,
+ * read), all of it touched at launch. Together they exceed the memcg.
+ *
+ * Then the foreground rotates, oldest first, every period: the new
+ * foreground re-touches its whole set (the switch latency: the time to be
+ * usable again; its major faults are retouch_majflt), then accesses it at
+ * random (Zipf) until it goes to the background; background apps are idle.
+ * An LRU that knows nothing of foreground and background evicts what the
+ * next foreground needs. The common shape is the foreground's page accesses.
+ */
+#include "util.h"
+#include "wl-opts.h"
+#include "wl-sys.h"
+#include "wl.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+
+/* Parent -> app commands, app -> parent replies: one small write each. */
+enum { CMD_FG = 'F', CMD_BG = 'B', CMD_QUIT = 'Q' };
+struct reply {
+	char kind; /* 'L' launched, 'R' re-touched, 'B' back in the background */
+	uint64_t ns, majflt;
+};
+
+struct app_stats {
+	struct wl_hist lat;
+	uint64_t ops;
+};
+
+struct app {
+	pid_t pid;
+	int cmd, reply; /* parent's ends */
+};
+
+struct cfg {
+	uint64_t anon_pages, file_pages, seed;
+	double theta;
+	const char *dir;
+};
+
+static uint64_t majflt_now(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (uint64_t)ru.ru_majflt;
+}
+
+static void send_reply(int fd, char kind, uint64_t ns, uint64_t majflt)
+{
+	struct reply r = { kind, ns, majflt };
+
+	if (write(fd, &r, sizeof(r)) != sizeof(r))
+		_exit(1);
+}
+
+/* Every page of the set, once. */
+static uint64_t touch_all(unsigned char *anon, const unsigned char *file, const struct cfg *c,
+			  long page)
+{
+	uint64_t sum = 0;
+
+	for (uint64_t p = 0; p < c->anon_pages; p++)
+		sum += anon[p * (uint64_t)page];
+	for (uint64_t p = 0; p < c->file_pages; p++)
+		sum += file[p * (uint64_t)page];
+	return sum;
+}
+
+static int app_main(unsigned idx, const struct cfg *c, struct app_stats *st, int cmd, int reply)
+{
+	const long page = sysconf(_SC_PAGESIZE);
+	_cleanup_free_ char *path = xasprintf("%s/app%u.dat", c->dir, idx);
+	uint64_t npages = c->anon_pages + c->file_pages;
+	volatile uint64_t sink = 0;
+	unsigned char *anon, *file;
+	struct wl_zipf z;
+	struct wl_rng rng;
+	int fd, r;
+	char ch;
+
+	wl_rng_seed(&rng, c->seed + idx);
+	if (wl_zipf_init(&z, npages, c->theta) < 0)
+		return 2;
+	r = wl_file_create(path, c->file_pages * (uint64_t)page, c->seed + 100 + idx);
+	fd = r < 0 ? -1 : open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "wl-app-switch: app%u: %s: %s\n", idx, path,
+			strerror(r < 0 ? -r : errno));
+		return 1;
+	}
+	file = mmap(NULL, c->file_pages * (uint64_t)page, PROT_READ, MAP_SHARED, fd, 0);
+	anon = mmap(NULL, c->anon_pages * (uint64_t)page, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (file == MAP_FAILED || anon == MAP_FAILED) {
+		fprintf(stderr, "wl-app-switch: app%u: mmap: %s\n", idx, strerror(errno));
+		return 1;
+	}
+	/* Launch: write the anon set, read the file set. */
+	for (uint64_t p = 0; p < c->anon_pages; p++) {
+		uint64_t *w = (uint64_t *)(anon + p * (uint64_t)page);
+
+		for (size_t i = 0; i < (size_t)page / sizeof(*w); i += 8)
+			w[i] = wl_rng_next(&rng);
+	}
+	sink += touch_all(anon, file, c, page);
+	send_reply(reply, 'L', 0, 0);
+
+	while (read(cmd, &ch, 1) == 1 && ch == CMD_FG) {
+		uint64_t m0 = majflt_now(), t0 = wl_now_ns(), ops = 0;
+
+		sink += touch_all(anon, file, c, page);
+		send_reply(reply, 'R', wl_now_ns() - t0, majflt_now() - m0);
+		for (;;) {
+			uint64_t p = wl_zipf_next(&z, &rng), a, b;
+
+			/* Ranks scattered over both sets. */
+			p = (p * 0x9e3779b97f4a7c15ULL % npages + npages / 3) % npages;
+			a = wl_now_ns();
+			if (p < c->anon_pages)
+				anon[p * (uint64_t)page + (ops & 63) * 8] += 1;
+			else
+				sink += file[(p - c->anon_pages) * (uint64_t)page + (ops & 63)];
+			b = wl_now_ns();
+			wl_hist_add(&st->lat, b - a);
+			st->ops++;
+			if ((++ops & 255) == 0) {
+				struct pollfd pfd = { .fd = cmd, .events = POLLIN };
+
+				if (poll(&pfd, 1, 0) > 0)
+					break;
+			}
+		}
+		if (read(cmd, &ch, 1) != 1 || ch != CMD_BG)
+			break;
+		send_reply(reply, 'B', 0, majflt_now() - m0);
+	}
+	(void)sink;
+	return 0;
+}
+
+static int read_reply(const struct app *app, unsigned idx, char want, struct reply *r)
+{
+	ssize_t n;
+
+	do
+		n = read(app->reply, r, sizeof(*r));
+	while (n < 0 && errno == EINTR);
+	if (n != (ssize_t)sizeof(*r) || r->kind != want) {
+		fprintf(stderr, "wl-app-switch: app%u died or misbehaved (waiting for '%c')\n", idx,
+			want);
+		return -EIO;
+	}
+	return 0;
+}
+
+static int cg_write(const char *dir, const char *file, const char *v)
+{
+	_cleanup_free_ char *p = xasprintf("%s/%s", dir, file);
+
+	return write_file(p, v);
+}
+
+/* Move ourselves to MEMCG/ctl and enable the memory controller for the apps. */
+static int memcgs_make(const char *memcg, unsigned apps)
+{
+	_cleanup_free_ char *ctl = xasprintf("%s/ctl", memcg);
+	int r;
+
+	if (mkdir(ctl, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	r = cg_write(ctl, "cgroup.procs", "0");
+	if (r == 0)
+		r = cg_write(memcg, "cgroup.subtree_control", "+memory");
+	for (unsigned i = 0; i < apps && r == 0; i++) {
+		_cleanup_free_ char *d = xasprintf("%s/app%u", memcg, i);
+
+		if (mkdir(d, 0755) < 0 && errno != EEXIST)
+			r = -errno;
+	}
+	return r;
+}
+
+int main(int argc, char **argv)
+{
+	const long page = sysconf(_SC_PAGESIZE);
+	uint64_t apps = 4, app_anon = 0, app_file = 0, period_ms = 5000, switches = 0, seed = 1;
+	double theta = 0.9;
+	const char *dir = NULL;
+	const struct wl_opt opts[] = {
+		WL_OPT("apps", WL_OPT_U64, &apps),
+		WL_OPT_REQ("app-anon", WL_OPT_SIZE, &app_anon),
+		WL_OPT_REQ("app-file", WL_OPT_SIZE, &app_file),
+		WL_OPT("period", WL_OPT_DURATION, &period_ms),
+		WL_OPT("switches", WL_OPT_U64, &switches),
+		WL_OPT_RANGE("theta", &theta, 0, 0.9999),
+		WL_OPT("seed", WL_OPT_U64, &seed),
+		WL_OPT_REQ("dir", WL_OPT_STRING, &dir),
+		{},
+	};
+	_cleanup_free_ struct app *app = NULL;
+	_cleanup_free_ struct wl_hist *lat = xcalloc(1, sizeof(*lat));
+	_cleanup_free_ struct wl_hist *sw = xcalloc(1, sizeof(*sw));
+	struct app_stats *stats;
+	struct cfg c;
+	char memcg[512];
+	uint64_t fg_majflt = 0, retouch_majflt = 0, ops = 0, t0, t1;
+	int r, status = 0, failed = 0;
+
+	if (wl_opts_parse("wl-app-switch", argc, argv, opts) < 0)
+		return 2;
+	if (apps < 2 || apps > 64 || app_anon < 2 * (uint64_t)page ||
+	    app_file < (uint64_t)page || !period_ms) {
+		fprintf(stderr,
+			"wl-app-switch: need 2..64 apps, sets of a page or more, a period\n");
+		return 2;
+	}
+	if (!switches)
+		switches = 2 * apps;
+	c = (struct cfg){ app_anon / (uint64_t)page, app_file / (uint64_t)page, seed, theta, dir };
+	r = wl_memcg_self(memcg, sizeof(memcg), NULL, 0);
+	if (r == 0)
+		r = wl_dir_make(dir);
+	if (r == 0)
+		r = memcgs_make(memcg, (unsigned)apps);
+	if (r < 0) {
+		fprintf(stderr, "wl-app-switch: child memcgs of %s: %s\n", memcg, strerror(-r));
+		return 1;
+	}
+	stats = mmap(NULL, apps * sizeof(*stats), PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (stats == MAP_FAILED) {
+		perror("wl-app-switch: mmap");
+		return 1;
+	}
+	for (uint64_t i = 0; i < apps; i++)
+		wl_hist_init(&stats[i].lat);
+	app = xcalloc(apps, sizeof(*app));
+
+	/* Launch the apps one after another, each in its memcg. */
+	for (unsigned i = 0; i < apps; i++) {
+		_cleanup_free_ char *procs = xasprintf("%s/app%u/cgroup.procs", memcg, i);
+		int cmd[2], rep[2];
+		struct reply rp;
+
+		if (pipe2(cmd, O_CLOEXEC) < 0 || pipe2(rep, O_CLOEXEC) < 0)
+			return 1;
+		app[i].pid = fork();
+		if (app[i].pid < 0)
+			return 1;
+		if (app[i].pid == 0) {
+			close(cmd[1]);
+			close(rep[0]);
+			if (write_file(procs, "0") < 0)
+				_exit(1);
+			_exit(app_main(i, &c, &stats[i], cmd[0], rep[1]));
+		}
+		close(cmd[0]);
+		close(rep[1]);
+		app[i].cmd = cmd[1];
+		app[i].reply = rep[0];
+		if (read_reply(&app[i], i, 'L', &rp) < 0)
+			return 1;
+	}
+
+	/* Rotate the foreground, oldest app first. */
+	wl_hist_init(lat);
+	wl_hist_init(sw);
+	t0 = wl_now_ns();
+	for (uint64_t s = 0; s < switches && !failed; s++) {
+		unsigned fg = (unsigned)(s % apps);
+		uint64_t start = wl_now_ns(), end = start + period_ms * 1000000, now;
+		struct reply rp;
+		char ch = CMD_FG;
+
+		if (write(app[fg].cmd, &ch, 1) != 1 || read_reply(&app[fg], fg, 'R', &rp) < 0) {
+			failed = 1;
+			break;
+		}
+		wl_hist_add(sw, rp.ns);
+		retouch_majflt += rp.majflt;
+		while ((now = wl_now_ns()) < end) {
+			struct timespec ts = { (time_t)((end - now) / 1000000000),
+					       (long)((end - now) % 1000000000) };
+
+			nanosleep(&ts, NULL);
+		}
+		ch = CMD_BG;
+		if (write(app[fg].cmd, &ch, 1) != 1 || read_reply(&app[fg], fg, 'B', &rp) < 0) {
+			failed = 1;
+			break;
+		}
+		fg_majflt += rp.majflt;
+	}
+	t1 = wl_now_ns();
+	for (unsigned i = 0; i < apps; i++) {
+		char ch = CMD_QUIT;
+
+		if (write(app[i].cmd, &ch, 1) < 0)
+			kill(app[i].pid, SIGKILL);
+		close(app[i].cmd);
+		while (waitpid(app[i].pid, &status, 0) < 0 && errno == EINTR)
+			;
+		failed |= !WIFEXITED(status) || WEXITSTATUS(status) != 0;
+		close(app[i].reply);
+	}
+	if (failed)
+		return 1;
+	for (unsigned i = 0; i < apps; i++) {
+		wl_hist_merge(lat, &stats[i].lat);
+		ops += stats[i].ops;
+	}
+	wl_result_common(ops, t1 - t0, lat);
+	wl_result("switches", (double)switches, "switches", "none");
+	wl_result("switch_p50", (double)wl_hist_quantile(sw, 0.5), "ns", "lower");
+	wl_result("switch_p90", (double)wl_hist_quantile(sw, 0.9), "ns", "lower");
+	wl_result("switch_max", (double)sw->max, "ns", "lower");
+	wl_result("fg_majflt", (double)fg_majflt, "faults", "lower");
+	wl_result("retouch_majflt", (double)retouch_majflt, "faults", "lower");
+	return 0;
+}

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lowmem-cost: what reclaim costs on a small machine with little
+ * reclaimable memory (C4). Most of the guest's memory is made
+ * unreclaimable: `locked` of MemTotal mlocked, `shmem` of it in a memfd
+ * (pinned when the guest has no swap). A file set of `churn` x MemTotal on
+ * the scratch disk is then read in random chunks for the duration, so the
+ * little memory left churns through global reclaim (kswapd, and direct
+ * reclaim when kswapd falls behind). The plan's memcg needs no limit.
+ *
+ * Costs over the measured phase: kswapd's CPU time, per page kswapd
+ * reclaimed; (kswapd CPU + this workload's system time) per page reclaimed
+ * in all, an upper bound of reclaim CPU per page since system time also
+ * holds the reads themselves; the share of direct reclaim; memory PSI.
+ * The counters are system-wide: run it alone.
+ */
+#include "util.h"
+#include "wl-opts.h"
+#include "wl-sys.h"
+#include "wl.h"
+
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+
+struct sys_counters {
+	uint64_t kswapd_ns, psi_us;
+	int64_t steal_kswapd, steal_direct;
+};
+
+static void sys_read(struct sys_counters *c)
+{
+	*c = (struct sys_counters){ 0 };
+	wl_kswapd_cpu_ns(&c->kswapd_ns);
+	wl_psi_some_us("/proc/pressure/memory", &c->psi_us);
+	wl_flat_read("/proc/vmstat", "pgsteal_kswapd", &c->steal_kswapd);
+	wl_flat_read("/proc/vmstat", "pgsteal_direct", &c->steal_direct);
+}
+
+static int fill(unsigned char *p, uint64_t bytes, long page)
+{
+	struct wl_rng rng;
+
+	wl_rng_seed(&rng, 5);
+	for (uint64_t off = 0; off < bytes; off += (uint64_t)page)
+		*(uint64_t *)(p + off) = wl_rng_next(&rng);
+	return 0;
+}
+
+static double tv_ns(const struct timeval *tv)
+{
+	return (double)tv->tv_sec * 1e9 + (double)tv->tv_usec * 1e3;
+}
+
+int main(int argc, char **argv)
+{
+	const long page = sysconf(_SC_PAGESIZE);
+	uint64_t chunk = 64 << 10, duration_ms = 20000, seed = 1, total, locked, shmem, churn;
+	double f_locked = 0.6, f_shmem = 0, f_churn = 0.4;
+	const char *dir = NULL;
+	const struct wl_opt opts[] = {
+		WL_OPT_RANGE("locked", &f_locked, 0, 0.95),
+		WL_OPT_RANGE("shmem", &f_shmem, 0, 0.95),
+		WL_OPT_RANGE("churn", &f_churn, 0.01, 8),
+		WL_OPT("chunk", WL_OPT_SIZE, &chunk),
+		WL_OPT("duration", WL_OPT_DURATION, &duration_ms),
+		WL_OPT("seed", WL_OPT_U64, &seed),
+		WL_OPT_REQ("dir", WL_OPT_STRING, &dir),
+		{},
+	};
+	_cleanup_free_ char *path = NULL, *buf = NULL;
+	_cleanup_free_ struct wl_hist *lat = xcalloc(1, sizeof(*lat));
+	_cleanup_close_ int fd = -1, mfd = -1;
+	struct sys_counters c0, c1;
+	struct rusage ru0, ru1;
+	struct wl_rng rng;
+	uint64_t nchunks, ops = 0, t0, t1, deadline;
+	unsigned char *lk;
+	int r;
+
+	if (wl_opts_parse("wl-lowmem-cost", argc, argv, opts) < 0)
+		return 2;
+	if (f_locked + f_shmem > 0.95 || !chunk || chunk % (uint64_t)page || !duration_ms) {
+		fprintf(stderr, "wl-lowmem-cost: need locked + shmem <= 0.95, a chunk that is a "
+				"multiple of the page size, a duration\n");
+		return 2;
+	}
+	r = wl_mem_total(&total);
+	if (r == 0)
+		r = wl_dir_make(dir);
+	if (r < 0) {
+		fprintf(stderr, "wl-lowmem-cost: MemTotal or %s: %s\n", dir, strerror(-r));
+		return 1;
+	}
+	locked = (uint64_t)(f_locked * (double)total) / (uint64_t)page * (uint64_t)page;
+	shmem = (uint64_t)(f_shmem * (double)total) / (uint64_t)page * (uint64_t)page;
+	churn = (uint64_t)(f_churn * (double)total) / chunk * chunk;
+	if (churn < 2 * chunk) {
+		fprintf(stderr, "wl-lowmem-cost: file set of %llu bytes is under two chunks\n",
+			(unsigned long long)churn);
+		return 2;
+	}
+	/* The file set first, while memory is free. */
+	path = xasprintf("%s/churn.dat", dir);
+	r = wl_file_create(path, churn, seed);
+	fd = r < 0 ? -1 : open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "wl-lowmem-cost: %s: %s\n", path, strerror(r < 0 ? -r : errno));
+		return 1;
+	}
+	/* Then the unreclaimable memory. */
+	if (locked) {
+		lk = mmap(NULL, locked, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (lk == MAP_FAILED || mlock(lk, locked) < 0) {
+			fprintf(stderr, "wl-lowmem-cost: mlock %llu bytes: %s\n",
+				(unsigned long long)locked, strerror(errno));
+			return 1;
+		}
+		fill(lk, locked, page);
+	}
+	if (shmem) {
+		unsigned char *sm;
+
+		mfd = memfd_create("lowmem-shmem", MFD_CLOEXEC);
+		sm = mfd < 0 || ftruncate(mfd, (off_t)shmem) < 0
+			     ? MAP_FAILED
+			     : mmap(NULL, shmem, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+		if (sm == MAP_FAILED) {
+			fprintf(stderr, "wl-lowmem-cost: shmem %llu bytes: %s\n",
+				(unsigned long long)shmem, strerror(errno));
+			return 1;
+		}
+		fill(sm, shmem, page);
+		munmap(sm, shmem);
+	}
+
+	buf = xcalloc(1, chunk);
+	nchunks = churn / chunk;
+	wl_rng_seed(&rng, seed);
+	wl_hist_init(lat);
+	sys_read(&c0);
+	getrusage(RUSAGE_SELF, &ru0);
+	t0 = wl_now_ns();
+	deadline = t0 + duration_ms * 1000000;
+	for (;;) {
+		uint64_t i = wl_rng_next(&rng) % nchunks, a, b;
+
+		a = wl_now_ns();
+		if (pread(fd, buf, chunk, (off_t)(i * chunk)) < 0) {
+			perror("wl-lowmem-cost: pread");
+			return 1;
+		}
+		b = wl_now_ns();
+		wl_hist_add(lat, b - a);
+		ops++;
+		if (b >= deadline)
+			break;
+	}
+	t1 = wl_now_ns();
+	getrusage(RUSAGE_SELF, &ru1);
+	sys_read(&c1);
+
+	{
+		double kswapd_ns = (double)(c1.kswapd_ns - c0.kswapd_ns);
+		double sk = (double)(c1.steal_kswapd - c0.steal_kswapd);
+		double sd = (double)(c1.steal_direct - c0.steal_direct);
+		double sys_ns = tv_ns(&ru1.ru_stime) - tv_ns(&ru0.ru_stime);
+
+		wl_result_common(ops, t1 - t0, lat);
+		wl_result("kswapd_cpu_ms", kswapd_ns / 1e6, "ms", "lower");
+		wl_result("pgsteal", sk + sd, "pages", "none");
+		wl_result("kswapd_ns_per_page", sk > 0 ? kswapd_ns / sk : 0, "ns", "lower");
+		wl_result("reclaim_ns_per_page", sk + sd > 0 ? (kswapd_ns + sys_ns) / (sk + sd) : 0,
+			  "ns", "lower");
+		wl_result("direct_pct", sk + sd > 0 ? 100.0 * sd / (sk + sd) : 0, "pct", "lower");
+		wl_result("psi_some_ms", (double)(c1.psi_us - c0.psi_us) / 1e3, "ms", "lower");
+		wl_result("locked_bytes", (double)locked, "bytes", "none");
+	}
+	return 0;
+}
