@@ -799,7 +799,19 @@ int campaign_run(struct plan *plan, const struct campaign_opts *o)
 	size_t nruns = 0;
 
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
-	c.name = xasprintf("%s-%s", plan->name, stamp);
+	/* Shards started in the same second on one host keep apart their run directories. */
+	if (o->shard.count)
+		c.name = xasprintf("%s-%s-s%dof%d", plan->name, stamp, o->shard.index,
+				   o->shard.count);
+	else
+		c.name = xasprintf("%s-%s", plan->name, stamp);
+	if (!shard__fits(&o->shard, reps)) {
+		log_err("--shard %d/%d: the plan has %d repetitions; a shard runs whole repetitions "
+			"(every variant on each host), so at most %d shards (or raise --reps)",
+			o->shard.index, o->shard.count, reps, reps);
+		r = -EINVAL;
+		goto out;
+	}
 	r = kernels_resolve(&c);
 	if (r < 0)
 		goto out;
@@ -846,6 +858,19 @@ int campaign_run(struct plan *plan, const struct campaign_opts *o)
 		store__meta_set(c.st, "created", buf);
 		snprintf(buf, sizeof(buf), "%d", reps);
 		store__meta_set(c.st, "repetitions", buf);
+		{
+			char sha[65];
+
+			/* merge compares plans by this hash, and their runs by place */
+			sha256_buf(plan->text, strlen(plan->text), sha);
+			store__meta_set(c.st, "plan.sha256", sha);
+			snprintf(buf, sizeof(buf), "%zu", (size_t)reps * plan->nvariants);
+			store__meta_set(c.st, "plan.runs", buf);
+		}
+		if (o->shard.count) {
+			snprintf(buf, sizeof(buf), "%d/%d", o->shard.index, o->shard.count);
+			store__meta_set(c.st, "shard", buf);
+		}
 		snprintf(buf, sizeof(buf), "%d", o->fault_run);
 		store__meta_set(c.st, "opt.fault_run", buf);
 		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)o->silence_timeout_ms);
@@ -880,11 +905,15 @@ int campaign_run(struct plan *plan, const struct campaign_opts *o)
 			goto out;
 		}
 	}
-	/* Interleave: every variant once per repetition, A B A B. */
+	/* Interleave: every variant once per repetition, A B A B; a shard keeps its repetitions. */
 	for (int rep = 0; rep < reps; rep++) {
 		for (size_t i = 0; i < plan->nvariants; i++) {
 			int64_t id;
 
+			if (!shard__has(&o->shard, rep)) {
+				order++;
+				continue;
+			}
 			r = store__run_add(c.st, c.variant_id[i], rep, order++,
 					   plan->seed + (uint64_t)rep, &id);
 			if (r < 0) {
@@ -895,8 +924,12 @@ int campaign_run(struct plan *plan, const struct campaign_opts *o)
 		}
 	}
 	store__commit(c.st);
-	log_info("campaign %s: %zu runs (%zu variants x %d repetitions), store %s", c.name, nruns,
-		 plan->nvariants, reps, db);
+	if (o->shard.count)
+		log_info("campaign %s: shard %d/%d, %zu of the plan's %zu runs, store %s", c.name,
+			 o->shard.index, o->shard.count, nruns, (size_t)reps * plan->nvariants, db);
+	else
+		log_info("campaign %s: %zu runs (%zu variants x %d repetitions), store %s", c.name,
+			 nruns, plan->nvariants, reps, db);
 	r = campaign_execute(&c, db);
 out:
 	campaign_free(&c);

@@ -7,6 +7,8 @@
 #ifndef LRUBENCH_CAMPAIGN_H
 #define LRUBENCH_CAMPAIGN_H
 
+#include "shard.h"
+
 #include <stdint.h>
 
 struct plan;
@@ -27,6 +29,7 @@ struct campaign_opts {
 	int fault_run;		/* only the run in this place of the order (1-based); 0 = all */
 	uint64_t silence_timeout_ms; /* overrides the default channel silence limit */
 	uint64_t timeout_ms;	/* overrides the plan's per-run timeout */
+	struct shard shard;	/* run only this slice of the plan (shard.h) */
 };
 
 /*

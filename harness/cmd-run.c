@@ -23,7 +23,9 @@ static void usage(FILE *f)
 		"  --silence DURATION   kill a guest whose channel is silent this long\n"
 		"  --fault KIND[@MS]    inject a fault in the guest (tests): panic, hang, crash, garbage\n"
 		"  --fault-run N        only in the N-th run of the campaign (default: every run)\n"
-		"  --resume DB          continue an interrupted campaign: only the runs not done\n",
+		"  --resume DB          continue an interrupted campaign: only the runs not done\n"
+		"  --shard I/N          run only shard I of N: repetitions r with r %% N == I-1\n"
+		"                       (merge the shards' databases with lrubench merge)\n",
 		path_default_plan());
 }
 
@@ -42,6 +44,7 @@ int cmd_run(int argc, char **argv)
 		{ "fault", required_argument, NULL, 'f' },
 		{ "fault-run", required_argument, NULL, 'F' },
 		{ "resume", required_argument, NULL, 'R' },
+		{ "shard", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
@@ -120,6 +123,13 @@ int cmd_run(int argc, char **argv)
 		case 'R':
 			resume = optarg;
 			break;
+		case 'S':
+			if (shard__parse(optarg, &o.shard) < 0) {
+				log_err("--shard: bad value '%s' (I/N, 1 <= I <= N <= %d)", optarg,
+					SHARD_MAX);
+				return 2;
+			}
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -130,6 +140,10 @@ int cmd_run(int argc, char **argv)
 	}
 	if (argc - optind > 1 || (resume && argc - optind > 0)) {
 		usage(stderr);
+		return 2;
+	}
+	if (resume && o.shard.count) {
+		log_err("--shard with --resume: a resumed campaign keeps the runs it was given");
 		return 2;
 	}
 	if (resume)

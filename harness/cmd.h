@@ -14,6 +14,7 @@ int cmd_report(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_kernel(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 /* Paths relative to the repository root, overridable through the environment. */
 const char *path_build(void);	     /* LRUBENCH_BUILD, default "build" */

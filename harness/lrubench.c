@@ -16,6 +16,7 @@ static const struct command {
 	{ "run", cmd_run, "run a plan (default: classic vs MGLRU on Debian's kernel)" },
 	{ "compare", cmd_compare, "print the comparison table of a campaign database" },
 	{ "report", cmd_report, "write reports/<campaign>/ from a campaign database" },
+	{ "merge", cmd_merge, "merge shards (or any databases of one plan) into one database" },
 	{ "list", cmd_list, "the workload catalogue: parameters, results, directions" },
 	{ "kernel", cmd_kernel, "kernel check|fetch: check a kernel, fetch the default" },
 	{ "doctor", cmd_doctor, "what works on this host, and why not where it does not" },
