@@ -3,6 +3,7 @@
 #include "accel.h"
 #include "catalogue.h"
 #include "classify.h"
+#include "cmd.h"
 #include "compare.h"
 #include "image.h"
 #include "ingest.h"
@@ -464,6 +465,7 @@ static const struct {
 	{ "opt.modules", offsetof(struct campaign_opts, modules) },
 	{ "opt.accel", offsetof(struct campaign_opts, accel) },
 	{ "opt.fault", offsetof(struct campaign_opts, fault) },
+	{ "opt.history", offsetof(struct campaign_opts, history) },
 };
 
 static int variant_index(struct campaign *c, int64_t variant_id)
@@ -785,6 +787,8 @@ static int campaign_execute(struct campaign *c, const char *db)
 	else
 		log_info("report: %s/report.md", report_dir);
 	log_info("database: %s (%d runs failed in this invocation)", db, failed_runs);
+	if (c->o->history)
+		return history_record(c->st, db, c->o->history, c->o->reports_dir);
 	return 0;
 }
 

@@ -25,7 +25,9 @@ static void usage(FILE *f)
 		"  --fault-run N        only in the N-th run of the campaign (default: every run)\n"
 		"  --resume DB          continue an interrupted campaign: only the runs not done\n"
 		"  --shard I/N          run only shard I of N: repetitions r with r %% N == I-1\n"
-		"                       (merge the shards' databases with lrubench merge)\n",
+		"                       (merge the shards' databases with lrubench merge)\n"
+		"  --history HIST.db    when done, append the campaign to this long-lived history,\n"
+		"                       compare it with the previous night and the pinned one, plot trends\n",
 		path_default_plan());
 }
 
@@ -45,6 +47,7 @@ int cmd_run(int argc, char **argv)
 		{ "fault-run", required_argument, NULL, 'F' },
 		{ "resume", required_argument, NULL, 'R' },
 		{ "shard", required_argument, NULL, 'S' },
+		{ "history", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
@@ -129,6 +132,9 @@ int cmd_run(int argc, char **argv)
 					SHARD_MAX);
 				return 2;
 			}
+			break;
+		case 'H':
+			o.history = optarg;
 			break;
 		case 'h':
 			usage(stdout);
