@@ -29,8 +29,9 @@
  * Infrastructure failures at other places are attempts and all kept (they
  * are never averaged).
  *
- * OUT is built as OUT.merging and renamed into place only once it passes
- * PRAGMA integrity_check and foreign_key_check: it exists complete or not at
+ * OUT is built as OUT.merging (foreign keys checked once, at the end, not
+ * per row) and renamed into place only once it passes PRAGMA
+ * integrity_check and foreign_key_check: it exists complete or not at
  * all. Its meta says what was merged (merge.inputs, merge.input.K).
  */
 #ifndef LRUBENCH_MERGE_H
