@@ -21,10 +21,11 @@ static const char usage_text[] =
 
 static int open_history(const char *path, struct history **ret)
 {
-	int r = history__open(path, ret);
+	_cleanup_free_ char *err = NULL;
+	int r = history__open(path, ret, &err);
 
 	if (r < 0)
-		log_err("%s: cannot open the history: %s", path, strerror(-r));
+		log_err("%s: cannot open the history: %s", path, err);
 	return r;
 }
 

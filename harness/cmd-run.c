@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "campaign.h"
 #include "cmd.h"
+#include "history.h"
 #include "plan.h"
 #include "util.h"
 
@@ -151,6 +152,22 @@ int cmd_run(int argc, char **argv)
 	if (resume && o.shard.count) {
 		log_err("--shard with --resume: a resumed campaign keeps the runs it was given");
 		return 2;
+	}
+	if (o.history && o.shard.count) {
+		log_err("--history with --shard: a shard is not a night; merge the shards, then "
+			"'lrubench history add HIST.db MERGED.db'");
+		return 2;
+	}
+	if (o.history) {
+		/* Fail now rather than after the campaign. */
+		struct history *h = NULL;
+		_cleanup_free_ char *herr = NULL;
+
+		if (history__open(o.history, &h, &herr) < 0) {
+			log_err("--history %s: %s", o.history, herr);
+			return 2;
+		}
+		history__close(h);
 	}
 	if (resume)
 		return campaign_resume(resume, &o);

@@ -73,12 +73,10 @@ static int data_write(sqlite3 *db, const char *plan, const char *metric, const c
 		      int *ret_blocks)
 {
 	_cleanup_stmt_ sqlite3_stmt *q = NULL;
-	_cleanup_fclose_ FILE *f = fopen(path, "we");
 	_cleanup_free_ char *last = NULL;
-	int blocks = 0, rc;
+	int blocks = 0, rc, r = 0;
+	FILE *f;
 
-	if (!f)
-		return -errno;
 	if (sqlite3_prepare_v2(
 		    db,
 		    "WITH nights AS (SELECT id, started, ROW_NUMBER() OVER (ORDER BY started, id) - 1 "
@@ -94,6 +92,9 @@ static int data_write(sqlite3 *db, const char *plan, const char *metric, const c
 		return -EIO;
 	sqlite3_bind_text(q, 1, plan, -1, SQLITE_STATIC);
 	sqlite3_bind_text(q, 2, metric, -1, SQLITE_STATIC);
+	f = fopen(path, "we");
+	if (!f)
+		return -errno;
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		const char *variant = (const char *)sqlite3_column_text(q, 0);
 
@@ -114,11 +115,26 @@ static int data_write(sqlite3 *db, const char *plan, const char *metric, const c
 		fputc('\n', f);
 	}
 	if (rc != SQLITE_DONE)
-		return -EIO;
-	if (fflush(f) != 0)
+		r = -EIO;
+	if (fclose(f) != 0 && r == 0)
+		r = -errno;
+	if (r == 0)
+		*ret_blocks = blocks;
+	return r;
+}
+
+static int write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "we");
+	int r = 0;
+
+	if (!f)
 		return -errno;
-	*ret_blocks = blocks;
-	return 0;
+	if (fputs(text, f) < 0)
+		r = -errno;
+	if (fclose(f) != 0 && r == 0)
+		r = -errno;
+	return r;
 }
 
 int history__plot(struct history *h, const char *plan, const char *dir, FILE *md,
@@ -134,12 +150,9 @@ int history__plot(struct history *h, const char *plan, const char *dir, FILE *md
 	r = mkdir_p(dir);
 	if (r < 0)
 		return r;
-	{
-		_cleanup_fclose_ FILE *f = fopen(gp, "we");
-
-		if (!f || fputs(trend_gp, f) < 0 || fflush(f) != 0)
-			return -errno;
-	}
+	r = write_text(gp, trend_gp);
+	if (r < 0)
+		return r;
 	if (sqlite3_prepare_v2(db,
 			       "SELECT x FROM (SELECT pinned, ROW_NUMBER() OVER (ORDER BY started, id) "
 			       "- 1 AS x FROM night WHERE plan = ?) WHERE pinned",

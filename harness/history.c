@@ -129,15 +129,32 @@ static const char *col(sqlite3_stmt *q, int i)
 	return s ? s : "";
 }
 
-int history__open(const char *path, struct history **ret)
+static int history_open(struct history *h, const char *path);
+
+int history__open(const char *path, struct history **ret, char **ret_err)
 {
 	_cleanup_(history__closep) struct history *h = xcalloc(1, sizeof(*h));
+	int r = history_open(h, path);
+
+	if (r < 0) {
+		if (ret_err)
+			*ret_err = xstrdup(h->errmsg[0] ? h->errmsg : strerror(-r));
+		return r;
+	}
+	*ret = TAKE_PTR(h);
+	return 0;
+}
+
+static int history_open(struct history *h, const char *path)
+{
 	_cleanup_stmt_ sqlite3_stmt *q = NULL;
 	int version, r;
 
-	if (sqlite3_open_v2(path, &h->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
-	    SQLITE_OK)
-		return -EIO;
+	r = sqlite3_open_v2(path, &h->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+	if (r != SQLITE_OK) {
+		snprintf(h->errmsg, sizeof(h->errmsg), "cannot open: %s", sqlite3_errstr(r));
+		return r == SQLITE_CANTOPEN ? -ENOENT : -EIO;
+	}
 	sqlite3_busy_timeout(h->db, 30000);
 	r = exec(h, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; "
 		    "PRAGMA foreign_keys = ON; BEGIN IMMEDIATE");
@@ -164,11 +181,7 @@ int history__open(const char *path, struct history **ret)
 		sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
 		return r;
 	}
-	r = exec(h, "COMMIT");
-	if (r < 0)
-		return r;
-	*ret = TAKE_PTR(h);
-	return 0;
+	return exec(h, "COMMIT");
 }
 
 void history__close(struct history *h)

@@ -26,8 +26,9 @@
 struct history;
 struct store;
 
-/* Open (creating the schema if new) the history at path. */
-int history__open(const char *path, struct history **ret);
+/* Open (creating the schema if new) the history at path; on failure *ret_err (malloc'd, if
+ * ret_err is not NULL) says why. */
+int history__open(const char *path, struct history **ret, char **ret_err);
 void history__close(struct history *h);
 void history__closep(struct history **h);
 const char *history__errmsg(struct history *h);

@@ -47,9 +47,9 @@ static void input_clear(struct input *in)
 static int failf(struct merge *m, int r, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int failf(struct merge *m, int r, const char *fmt, ...)
 {
-	va_list ap;
-
 	if (!m->err) {
+		va_list ap;
+
 		va_start(ap, fmt);
 		if (vasprintf(&m->err, fmt, ap) < 0)
 			abort();
@@ -246,12 +246,10 @@ static int run_replace(struct merge *m, const struct input *in, int64_t id, int6
 		"DELETE FROM main.result WHERE run_id = ?",  "DELETE FROM main.event WHERE run_id = ?",
 		"DELETE FROM main.log WHERE run_id = ?",     "DELETE FROM main.run WHERE id = ?",
 	};
-	int r;
 
 	for (size_t i = 0; i < ARRAY_SIZE(sql); i++) {
 		_cleanup_stmt_ sqlite3_stmt *d = NULL;
-
-		r = prep(m, in, sql[i], &d);
+		int r = prep(m, in, sql[i], &d);
 		if (r < 0)
 			return r;
 		sqlite3_bind_int64(d, 1, id);
@@ -438,7 +436,8 @@ static int input_merge(struct merge *m, struct input *in, bool first)
 		/* The campaign's meta from the first input; what differs is set after. */
 		r = exec(m, in,
 			 "INSERT OR IGNORE INTO main.meta(key, value) SELECT key, value FROM src.meta "
-			 "WHERE key NOT IN ('schema.version', 'campaign', 'created', 'shard', 'host')");
+			 "WHERE key NOT IN ('schema.version', 'campaign', 'created', 'shard', 'host', "
+			 "'opt.history')");
 		if (r < 0)
 			goto fail;
 	}

@@ -70,7 +70,7 @@ static int setup(void **state)
 	fx_write(f->b, &(struct fx_campaign){ .campaign = "twin-b", .created = "172800",
 					      .kernel = "6.1.0-58 def", .runs = night_b,
 					      .nruns = 5 });
-	if (history__open(f->hist, &f->h) < 0)
+	if (history__open(f->hist, &f->h, NULL) < 0)
 		return -1;
 	*state = f;
 	return 0;
@@ -293,6 +293,26 @@ static void test_plot(void **state)
 	assert_int_equal(plots, 0);
 }
 
+static void test_open_errors(void **state)
+{
+	struct fx *f = *state;
+	_cleanup_free_ char *other = xasprintf("%s/v7.db", f->dir), *err = NULL;
+	_cleanup_free_ char *nodir = xasprintf("%s/no/such/dir/h.db", f->dir);
+	struct history *h = NULL;
+	sqlite3 *db = NULL;
+
+	assert_int_equal(sqlite3_open(other, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 7", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(history__open(other, &h, &err), -EPROTO);
+	assert_null(h);
+	assert_string_equal(err, "history schema version 7, this lrubench knows 1");
+	free(TAKE_PTR(err));
+	assert_int_equal(history__open(nodir, &h, &err), -ENOENT);
+	assert_null(h);
+	assert_non_null(strstr(err, "cannot open"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -300,6 +320,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_nights, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_night_all_failed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_plot, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_open_errors, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
