@@ -310,7 +310,28 @@ test_shards() {
 	fi
 	ok "shards: 2 shards merged have the unsharded campaign's runs (variant, rep, place, seed, status) and compare rows with n ($(wc -l < "$tmp/full.struct") rows); $(cat "$tmp/merge.out")"
 	test_merge_refused
+	test_merge_resume
 	test_history "$hist"
+}
+
+# A shard cut off mid-run (its last run left 'running'): merged, then resumed to completion.
+test_merge_resume() {
+	cp "$tmp/s2.db" "$tmp/cut.db"
+	q "$tmp/cut.db" "UPDATE run SET status = 'running', ended_ns = NULL WHERE ord = 3"
+	if ! $lrb merge "$tmp/cutm.db" "$tmp/s1.db" "$tmp/cut.db" > /dev/null 2> "$tmp/cutm.err" ||
+		! grep -q '1 runs are not finished' "$tmp/cutm.err"; then
+		bad merge-resume "merge of a cut shard: $(tail -2 "$tmp/cutm.err")"; return
+	fi
+	if ! $lrb run --resume "$tmp/cutm.db" > /dev/null 2> "$tmp/cutr.err"; then
+		bad merge-resume "resume of the merged database failed: $(tail -3 "$tmp/cutr.err")"; return
+	fi
+	local st; st=$(q "$tmp/cutm.db" "SELECT group_concat(status, ' ') FROM (SELECT status FROM run ORDER BY ord)")
+	struct "$tmp/cutm.db" > "$tmp/cutm.struct"
+	if [[ $st == "completed completed completed failed-infra completed" ]] && diff -q "$tmp/full.struct" "$tmp/cutm.struct" > /dev/null; then
+		ok "merge-resume: a shard cut mid-run merged, resumed: $st; compare rows and n as unsharded"
+	else
+		bad merge-resume "runs '$st'; compare: $(diff "$tmp/full.struct" "$tmp/cutm.struct" | head -3)"
+	fi
 }
 
 test_merge_refused() {
