@@ -3,6 +3,7 @@
 #include "accel.h"
 #include "catalogue.h"
 #include "classify.h"
+#include "cmd.h"
 #include "compare.h"
 #include "disks.h"
 #include "image.h"
@@ -538,6 +539,7 @@ static const struct {
 	{ "opt.modules", offsetof(struct campaign_opts, modules) },
 	{ "opt.accel", offsetof(struct campaign_opts, accel) },
 	{ "opt.fault", offsetof(struct campaign_opts, fault) },
+	{ "opt.history", offsetof(struct campaign_opts, history) },
 };
 
 static int variant_index(struct campaign *c, int64_t variant_id)
@@ -859,6 +861,8 @@ static int campaign_execute(struct campaign *c, const char *db)
 	else
 		log_info("report: %s/report.md", report_dir);
 	log_info("database: %s (%d runs failed in this invocation)", db, failed_runs);
+	if (c->o->history)
+		return history_record(c->st, db, c->o->history, c->o->reports_dir);
 	return 0;
 }
 
@@ -873,7 +877,19 @@ int campaign_run(struct plan *plan, const struct campaign_opts *o)
 	size_t nruns = 0;
 
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
-	c.name = xasprintf("%s-%s", plan->name, stamp);
+	/* Shards started in the same second on one host keep apart their run directories. */
+	if (o->shard.count)
+		c.name = xasprintf("%s-%s-s%dof%d", plan->name, stamp, o->shard.index,
+				   o->shard.count);
+	else
+		c.name = xasprintf("%s-%s", plan->name, stamp);
+	if (!shard__fits(&o->shard, reps)) {
+		log_err("--shard %d/%d: the plan has %d repetitions; a shard runs whole repetitions "
+			"(every variant on each host), so at most %d shards (or raise --reps)",
+			o->shard.index, o->shard.count, reps, reps);
+		r = -EINVAL;
+		goto out;
+	}
 	r = kernels_resolve(&c);
 	if (r < 0)
 		goto out;
@@ -924,6 +940,19 @@ int campaign_run(struct plan *plan, const struct campaign_opts *o)
 		store__meta_set(c.st, "plan.warmup", buf); /* stats skip repetitions below it */
 		if (o->aa_variant)
 			store__meta_set(c.st, "noise.variant", o->aa_variant);
+		{
+			char sha[65];
+
+			/* merge compares plans by this hash, and their runs by place */
+			sha256_buf(plan->text, strlen(plan->text), sha);
+			store__meta_set(c.st, "plan.sha256", sha);
+			snprintf(buf, sizeof(buf), "%zu", (size_t)reps * plan->nvariants);
+			store__meta_set(c.st, "plan.runs", buf);
+		}
+		if (o->shard.count) {
+			snprintf(buf, sizeof(buf), "%d/%d", o->shard.index, o->shard.count);
+			store__meta_set(c.st, "shard", buf);
+		}
 		snprintf(buf, sizeof(buf), "%d", o->fault_run);
 		store__meta_set(c.st, "opt.fault_run", buf);
 		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)o->silence_timeout_ms);
@@ -964,11 +993,15 @@ int campaign_run(struct plan *plan, const struct campaign_opts *o)
 			goto out;
 		}
 	}
-	/* Interleave: every variant once per repetition, A B A B. */
+	/* Interleave: every variant once per repetition, A B A B; a shard keeps its repetitions. */
 	for (int rep = 0; rep < reps; rep++) {
 		for (size_t i = 0; i < plan->nvariants; i++) {
 			int64_t id;
 
+			if (!shard__has(&o->shard, rep)) {
+				order++;
+				continue;
+			}
 			r = store__run_add(c.st, c.variant_id[i], rep, order++,
 					   plan->seed + (uint64_t)rep, &id);
 			if (r < 0) {
@@ -979,8 +1012,12 @@ int campaign_run(struct plan *plan, const struct campaign_opts *o)
 		}
 	}
 	store__commit(c.st);
-	log_info("campaign %s: %zu runs (%zu variants x %d repetitions), store %s", c.name, nruns,
-		 plan->nvariants, reps, db);
+	if (o->shard.count)
+		log_info("campaign %s: shard %d/%d, %zu of the plan's %zu runs, store %s", c.name,
+			 o->shard.index, o->shard.count, nruns, (size_t)reps * plan->nvariants, db);
+	else
+		log_info("campaign %s: %zu runs (%zu variants x %d repetitions), store %s", c.name,
+			 nruns, plan->nvariants, reps, db);
 	r = campaign_execute(&c, db);
 out:
 	campaign_free(&c);

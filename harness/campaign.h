@@ -7,6 +7,8 @@
 #ifndef LRUBENCH_CAMPAIGN_H
 #define LRUBENCH_CAMPAIGN_H
 
+#include "shard.h"
+
 #include <stdint.h>
 
 struct plan;
@@ -28,6 +30,8 @@ struct campaign_opts {
 	uint64_t silence_timeout_ms; /* overrides the default channel silence limit */
 	uint64_t timeout_ms;	/* overrides the plan's per-run timeout */
 	const char *aa_variant;	/* 'lrubench noise': the variant run against itself (noise.h) */
+	struct shard shard;	/* run only this slice of the plan (shard.h) */
+	const char *history;	/* append the finished campaign to this history database */
 };
 
 /*

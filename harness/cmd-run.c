@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "campaign.h"
 #include "cmd.h"
+#include "history.h"
 #include "plan.h"
 #include "util.h"
 
@@ -23,7 +24,11 @@ static void usage(FILE *f)
 		"  --silence DURATION   kill a guest whose channel is silent this long\n"
 		"  --fault KIND[@MS]    inject a fault in the guest (tests): panic, hang, crash, garbage\n"
 		"  --fault-run N        only in the N-th run of the campaign (default: every run)\n"
-		"  --resume DB          continue an interrupted campaign: only the runs not done\n",
+		"  --resume DB          continue an interrupted campaign: only the runs not done\n"
+		"  --shard I/N          run only shard I of N: repetitions r with r %% N == I-1\n"
+		"                       (merge the shards' databases with lrubench merge)\n"
+		"  --history HIST.db    when done, append the campaign to this long-lived history,\n"
+		"                       compare it with the previous night and the pinned one, plot trends\n",
 		path_default_plan());
 }
 
@@ -66,6 +71,8 @@ int cmd_run(int argc, char **argv)
 		{ "fault", required_argument, NULL, 'f' },
 		{ "fault-run", required_argument, NULL, 'F' },
 		{ "resume", required_argument, NULL, 'R' },
+		{ "shard", required_argument, NULL, 'S' },
+		{ "history", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
@@ -127,6 +134,16 @@ int cmd_run(int argc, char **argv)
 		case 'R':
 			resume = optarg;
 			break;
+		case 'S':
+			if (shard__parse(optarg, &o.shard) < 0) {
+				log_err("--shard: bad value '%s' (I/N, 1 <= I <= N <= %d)", optarg,
+					SHARD_MAX);
+				return 2;
+			}
+			break;
+		case 'H':
+			o.history = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -138,6 +155,26 @@ int cmd_run(int argc, char **argv)
 	if (argc - optind > 1 || (resume && argc - optind > 0)) {
 		usage(stderr);
 		return 2;
+	}
+	if (resume && o.shard.count) {
+		log_err("--shard with --resume: a resumed campaign keeps the runs it was given");
+		return 2;
+	}
+	if (o.history && o.shard.count) {
+		log_err("--history with --shard: a shard is not a night; merge the shards, then "
+			"'lrubench history add HIST.db MERGED.db'");
+		return 2;
+	}
+	if (o.history) {
+		/* Fail now rather than after the campaign. */
+		struct history *h = NULL;
+		_cleanup_free_ char *herr = NULL;
+
+		if (history__open(o.history, &h, &herr) < 0) {
+			log_err("--history %s: %s", o.history, herr);
+			return 2;
+		}
+		history__close(h);
 	}
 	if (resume)
 		return campaign_resume(resume, &o);

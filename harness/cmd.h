@@ -15,6 +15,17 @@ int cmd_noise(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_kernel(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+int cmd_history(int argc, char **argv);
+
+struct store;
+/*
+ * After a campaign run with --history: append the campaign in st (database
+ * db) to the history at hist, print it against the previous night and the
+ * pinned one, and plot the trends under reports_dir/history/. Logs its own
+ * errors; returns 0 or -errno.
+ */
+int history_record(struct store *st, const char *db, const char *hist, const char *reports_dir);
 
 /* Paths relative to the repository root, overridable through the environment. */
 const char *path_build(void);	     /* LRUBENCH_BUILD, default "build" */

@@ -17,6 +17,8 @@ static const struct command {
 	{ "compare", cmd_compare, "print the comparison table of a campaign database" },
 	{ "report", cmd_report, "write reports/<campaign>/ from a campaign database" },
 	{ "noise", cmd_noise, "A/A: a plan's variant against itself; noise floor and MDE" },
+	{ "merge", cmd_merge, "merge shards (or any databases of one plan) into one database" },
+	{ "history", cmd_history, "history add|pin|show|plot: nightly campaigns over time" },
 	{ "list", cmd_list, "the workload catalogue: parameters, results, directions" },
 	{ "kernel", cmd_kernel, "kernel check|fetch: check a kernel, fetch the default" },
 	{ "doctor", cmd_doctor, "what works on this host, and why not where it does not" },

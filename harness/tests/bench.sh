@@ -34,3 +34,10 @@ for j in 1 2; do
 	end=$(date +%s.%N)
 	echo "-j $j: $(echo "$end - $start" | bc) s wall for $(q "$tmp/j$j.db" "SELECT COUNT(*) FROM run WHERE status='completed'") completed runs"
 done
+
+echo "== merge: 8 shards of real runs (the -j 1 campaign's database relabelled as repetitions 4k..4k+3)"
+for k in 0 1 2 3 4 5 6 7; do
+	cp "$tmp/j1.db" "$tmp/shard$k.db"
+	q "$tmp/shard$k.db" "UPDATE run SET rep = rep + 4 * $k, ord = ord + 4 * $k; UPDATE meta SET value = '32' WHERE key = 'repetitions'"
+done
+$build/lrubench merge "$tmp/merged8.db" "$tmp"/shard[0-7].db

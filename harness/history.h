@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The history: one long-lived SQLite file that nightly campaigns append a
+ * summary to, so a kernel branch's metrics can be followed across nights,
+ * compared with the night before and with a pinned baseline night, and
+ * plotted. Schema at the top of history.c.
+ *
+ * A night keeps, per variant and metric, n, mean, standard deviation and
+ * median over the completed runs: every workload result (WORKLOAD:KEY) and
+ * the increase over the run of every counter the metric dictionary gives a
+ * direction (SOURCE:KEY, per memcg SOURCE:KEY[memcg]). Key metrics, the ones
+ * plotted, are the workload results with a direction.
+ *
+ * Comparisons here are the relative change of the mean, no more: whether a
+ * change is significant is for lrubench compare on the campaign databases.
+ *
+ * Functions return 0 or -errno (-EIO for SQLite, with history__errmsg()).
+ */
+#ifndef LRUBENCH_HISTORY_H
+#define LRUBENCH_HISTORY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct history;
+struct store;
+
+/* Open (creating the schema if new) the history at path; on failure *ret_err (malloc'd, if
+ * ret_err is not NULL) says why. */
+int history__open(const char *path, struct history **ret, char **ret_err);
+void history__close(struct history *h);
+void history__closep(struct history **h);
+const char *history__errmsg(struct history *h);
+struct sqlite3 *history__db(struct history *h);
+
+/*
+ * Append the campaign in st (its database at db_path) as a night; a campaign
+ * appended again replaces its night. -ENODATA if it has no completed run.
+ */
+int history__append(struct history *h, struct store *st, const char *db_path,
+		    int64_t *ret_night);
+/* The night of a campaign, by name; -ENOENT if there is none. */
+int history__night(struct history *h, const char *campaign, int64_t *ret_night);
+/* The latest night (of any plan); -ENOENT on an empty history. */
+int history__latest(struct history *h, int64_t *ret_night);
+/* The plan name of a night (malloc'd). */
+int history__night_plan(struct history *h, int64_t night, char **ret_plan);
+/* Make the campaign's night its plan's baseline (one per plan); -ENOENT if unknown. */
+int history__pin(struct history *h, const char *campaign);
+/* Print night against the previous night of its plan and the plan's pinned night. */
+int history__compare_print(struct history *h, int64_t night, FILE *out);
+/* Print the nights, one line each. */
+int history__list_print(struct history *h, FILE *out);
+
+/*
+ * Trend plots of a plan's key metrics across its nights: for each,
+ * dir/SLUG.png and dir/SLUG.svg (gnuplot, run without a shell; every name
+ * reaches it as an argument or a data column, never as script text), one
+ * line per variant, the mean with a bar of one standard deviation, the
+ * pinned night marked. md, if not NULL, gets a markdown image line per plot.
+ * *ret_plots is how many were written. A gnuplot failure is -EIO with its
+ * stderr in *ret_err; gnuplot missing is -ENOENT. (history-plot.c)
+ */
+int history__plot(struct history *h, const char *plan, const char *dir, FILE *md,
+		  size_t *ret_plots, char **ret_err);
+
+/* n, mean, sample standard deviation (NAN for n < 2) and median of x[0..n). */
+struct hist_summary {
+	size_t n;
+	double mean, sd, median;
+};
+void hist_summarize(const double *x, size_t n, struct hist_summary *ret);
+
+#endif
