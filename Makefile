@@ -8,7 +8,7 @@
 SHELL     := /bin/bash
 BUILD     ?= build
 CC        ?= gcc
-PLAN      ?= workloads/plans/default.ini
+PLAN      ?= workloads/plans/quick.ini
 
 WARN := -std=gnu11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wwrite-strings -Wformat=2 -Wundef -Wvla -Wimplicit-fallthrough -Wjump-misses-init \

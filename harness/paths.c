@@ -33,6 +33,6 @@ const char *path_kernel_cache(void)
 
 const char *path_default_plan(void)
 {
-	return env_or("LRUBENCH_PLAN", "workloads/plans/default.ini");
+	return env_or("LRUBENCH_PLAN", "workloads/plans/quick.ini");
 }
 
