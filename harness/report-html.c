@@ -355,6 +355,11 @@ static void runs(FILE *f, const struct report *rp)
 		td(f, "l", r->accel);
 		fprintf(f, "<td class=\"l\">%s", r->warmup ? "warm-up, not measured. " : "");
 		escape_xml(f, r->reason);
+		if (r->kernel_warnings) {
+			fprintf(f, " <strong>kernel warned (%lld): </strong>",
+				(long long)r->kernel_warnings);
+			escape_xml(f, r->first_warning);
+		}
 		fprintf(f, "</td></tr>\n");
 	}
 	fprintf(f, "</tbody></table></section>\n");

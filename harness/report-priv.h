@@ -17,6 +17,8 @@ struct report_run {
 	int64_t samples;
 	double wall_s;
 	bool warmup;
+	int64_t kernel_warnings; /* console lines the kernel complained on (events 'kernel') */
+	char *first_warning;
 };
 
 struct report_kv {

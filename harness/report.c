@@ -61,7 +61,10 @@ static int load_runs(struct report *rp)
 		    "SELECT r.id, v.name, r.rep, r.status, COALESCE(r.reason, ''), "
 		    " (SELECT COUNT(*) FROM sample WHERE run_id = r.id), "
 		    " (SELECT value FROM run_prov WHERE run_id = r.id AND key = 'accel'), "
-		    " (r.ended_ns - r.started_ns) / 1e9 "
+		    " (r.ended_ns - r.started_ns) / 1e9, "
+		    " (SELECT COUNT(*) FROM event WHERE run_id = r.id AND kind = 'kernel'), "
+		    " (SELECT text FROM event WHERE run_id = r.id AND kind = 'kernel' ORDER BY id "
+		    "  LIMIT 1) "
 		    "FROM run r JOIN variant v ON v.id = r.variant_id ORDER BY r.ord",
 		    -1, &q, NULL) != SQLITE_OK)
 		return -EIO;
@@ -81,6 +84,8 @@ static int load_runs(struct report *rp)
 			.wall_s = sqlite3_column_type(q, 7) == SQLITE_NULL ?
 					  NAN :
 					  sqlite3_column_double(q, 7),
+			.kernel_warnings = sqlite3_column_int64(q, 8),
+			.first_warning = col_dup(q, 9),
 		};
 		r->warmup = r->rep < rp->an->ds->warmup;
 	}
@@ -110,6 +115,7 @@ static void report_clear(struct report *rp)
 		free(rp->runs[i].status);
 		free(rp->runs[i].reason);
 		free(rp->runs[i].accel);
+		free(rp->runs[i].first_warning);
 	}
 	for (size_t i = 0; i < rp->nprov; i++) {
 		free(rp->prov[i].variant);
@@ -167,9 +173,13 @@ static int write_md(const struct report *rp, const char *path)
 	for (size_t i = 0; i < rp->nruns; i++) {
 		const struct report_run *r = &rp->runs[i];
 
-		fprintf(f, "%-5lld %-16s %-4d %-16s %7lld %8.1f %-5s %s%s\n", (long long)r->id,
+		fprintf(f, "%-5lld %-16s %-4d %-16s %7lld %8.1f %-5s %s%s", (long long)r->id,
 			r->variant, r->rep + 1, r->status, (long long)r->samples, r->wall_s,
 			r->accel, r->warmup ? "warm-up (not measured) " : "", r->reason);
+		if (r->kernel_warnings)
+			fprintf(f, " [KERNEL WARNED x%lld: %s]", (long long)r->kernel_warnings,
+				r->first_warning);
+		fputc('\n', f);
 	}
 	fprintf(f, "```\n\n## Provenance (first run of each variant)\n\n");
 	for (size_t v = 0; v < ds->nv; v++) {
