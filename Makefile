@@ -40,7 +40,7 @@ TEST_BINS := $(TEST_SRCS:harness/tests/%.c=$(BUILD)/tests/%)
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer
 TEST_LIB_OBJS := $(HOST_LIB_OBJS:$(BUILD)/host/%=$(BUILD)/san/%) \
 	$(filter-out %/util.o,$(WL_LIB_OBJS:$(BUILD)/guest/%=$(BUILD)/san/%)) \
-	$(BUILD)/san/harness/guest/procfs-parse.o
+	$(BUILD)/san/harness/guest/procfs-parse.o $(BUILD)/san/harness/guest/agent-conf.o
 
 .PHONY: all deps run check unit integration bench clean fuzz
 # Objects are not intermediates to delete: keep them for incremental builds.
