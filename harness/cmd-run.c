@@ -12,7 +12,9 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: lrubench run [PLAN] [options]\n"
 		"  PLAN                 an INI plan (default %s: classic vs MGLRU on Debian's kernel)\n"
-		"  --kernel BZIMAGE     run every variant on this kernel instead of the plan's\n"
+		"  --kernel KERNEL      run every variant on this kernel instead of the plan's:\n"
+		"                       a recipe (NAME for kernels/NAME.ini, or FILE.ini; built\n"
+		"                       first, cached) or a bzImage path (with a '/')\n"
 		"  --config FILE        its .config when not beside it (else IKCONFIG)\n"
 		"  --modules DIR        its lib/modules/RELEASE when not beside it\n"
 		"  --reps N             repetitions per variant (overrides the plan)\n"
@@ -45,6 +47,7 @@ int cmd_run(int argc, char **argv)
 		.reports_dir = path_reports(),
 		.build_dir = path_build(),
 		.kernel_cache = path_kernel_cache(),
+		.recipes_dir = path_recipes(),
 	};
 	_cleanup_(plan__freep) struct plan *plan = NULL;
 	_cleanup_free_ char *err = NULL;

@@ -13,6 +13,7 @@ int cmd_report(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_kernel(int argc, char **argv);
+int cmd_ab(int argc, char **argv);
 
 /* Paths relative to the repository root, overridable through the environment. */
 const char *path_build(void);	     /* LRUBENCH_BUILD, default "build" */
@@ -20,5 +21,6 @@ const char *path_results(void);	     /* LRUBENCH_RESULTS, default "results" */
 const char *path_reports(void);	     /* LRUBENCH_REPORTS, default "reports" */
 const char *path_kernel_cache(void); /* LRUBENCH_KERNELS, default "kernels/cache" */
 const char *path_default_plan(void); /* workloads/plans/default.ini */
+const char *path_recipes(void);	     /* LRUBENCH_RECIPES, default "kernels": kernel recipes */
 
 #endif

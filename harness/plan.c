@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "plan.h"
 #include "catalogue.h"
+#include "kernel-build.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -167,8 +168,12 @@ static int variant_key(struct parser *ps, const char *k, const char *v)
 {
 	struct plan_variant *var = &ps->p->variants[ps->p->nvariants - 1];
 
-	if (!strcmp(k, "kernel"))
+	if (!strcmp(k, "kernel")) {
+		if (kernel_spec_kind(v) == KERNEL_SPEC_BAD)
+			return fail(ps, "bad kernel '%s' (debian, a recipe: NAME for kernels/NAME.ini "
+					"or a FILE.ini, or a bzImage path holding a '/')", v);
 		return set_str(ps, &var->kernel, k, v);
+	}
 	if (!strcmp(k, "config"))
 		return set_str(ps, &var->config, k, v);
 	if (!strcmp(k, "modules"))
