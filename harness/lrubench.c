@@ -17,7 +17,8 @@ static const struct command {
 	{ "compare", cmd_compare, "print the comparison table of a campaign database" },
 	{ "report", cmd_report, "write reports/<campaign>/ from a campaign database" },
 	{ "list", cmd_list, "the workload catalogue: parameters, results, directions" },
-	{ "kernel", cmd_kernel, "kernel check|fetch: check a kernel, fetch the default" },
+	{ "kernel", cmd_kernel, "kernel build|list|check|fetch: build a recipe, check a kernel" },
+	{ "ab", cmd_ab, "A/B: build two kernel recipes, run a plan on each, compare" },
 	{ "doctor", cmd_doctor, "what works on this host, and why not where it does not" },
 };
 
