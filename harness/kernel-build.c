@@ -184,8 +184,7 @@ static int add_patch(struct rparser *ps, const char *k, const char *v)
 		_cleanup_free_ char *a = dots ? strndup(v, (size_t)(dots - v)) : NULL;
 		const char *b = dots ? dots + 2 : NULL;
 
-		if (b && *b == '.')
-			b++; /* A...B is a symmetric difference: not a patch series */
+		/* A...B is a symmetric difference: not a patch series. */
 		if (!dots || dots[2] == '.' || !a || !rev_ok(a) || !rev_ok(b))
 			return rfail(ps, "bad range '%s' (BASE..TIP, e.g. v6.1.100..my-branch)", v);
 		if (!ps->first_range_line)
@@ -528,11 +527,17 @@ int kbuild_config_verify(const char *config, const char *const frag_names[],
 	}
 	for (size_t i = 0; i < nw; i++) {
 		_cleanup_free_ char *got = NULL;
+		bool held;
 		char *t;
 
 		config_lookup(config, w[i].name, strlen(w[i].name), &got);
-		if (!w[i].value ? !got || !strcmp(got, "n")
-				: got && !strcmp(got, w[i].value))
+		if (!got)
+			held = !w[i].value; /* unset, as asked or not */
+		else if (!w[i].value)
+			held = !strcmp(got, "n");
+		else
+			held = !strcmp(got, w[i].value);
+		if (held)
 			continue;
 		if (w[i].value)
 			t = xasprintf("%s%s%s=%s (%s:%u) became %s%s%s", errs ? errs : "",
