@@ -8,6 +8,7 @@
 #include "disks.h"
 #include "image.h"
 #include "ingest.h"
+#include "kernel-build.h"
 #include "kernel.h"
 #include "noise.h"
 #include "plan.h"
@@ -38,6 +39,7 @@ static volatile int interrupted;
 struct campaign_kernel {
 	char *spec; /* the plan's kernel value */
 	struct kernel *k;
+	struct kbuild *kb; /* when built from a recipe: its manifest, for provenance */
 	struct guest_image *img;
 	char *accel, *accel_why;
 };
@@ -71,6 +73,39 @@ static int tools_resolve(struct campaign *c)
 	return r;
 }
 
+/* vm sysctls every run reads back (guest.conf.KEY) when the variant does not set them. */
+static const char *const readback_sysctls[] = {
+	"vm/swappiness",	   "vm/watermark_scale_factor", "vm/watermark_boost_factor",
+	"vm/min_free_kbytes", "vm/page-cluster",	    "vm/vfs_cache_pressure",
+};
+
+/* A recipe: built (or found in the cache) before any run starts. */
+static int recipe_build(struct campaign *c, const char *spec, struct kbuild **ret)
+{
+	_cleanup_(kbuild_recipe__freep) struct kbuild_recipe *r = NULL;
+	_cleanup_free_ char *path = NULL, *err = NULL;
+	struct kbuild_opts o = {
+		.cache_dir = c->o->kernel_cache,
+		.progress = kbuild_progress_log,
+	};
+	int ret_code;
+
+	path = kernel_spec_recipe_path(spec, c->o->recipes_dir ? c->o->recipes_dir : "kernels");
+	ret_code = kbuild_recipe__load(path, &r, &err);
+	if (ret_code < 0) {
+		log_err("kernel %s: %s", spec, err);
+		return ret_code;
+	}
+	o.ctx = r->name;
+	ret_code = kbuild__build(r, &o, ret, &err);
+	if (ret_code < 0) {
+		log_err("kernel %s: %s", r->name, err);
+		return ret_code;
+	}
+	log_info("kernel %s: %s %s", r->name, (*ret)->cached ? "cached" : "built", (*ret)->dir);
+	return 0;
+}
+
 static int kernels_resolve(struct campaign *c)
 {
 	struct plan *p = c->plan;
@@ -82,6 +117,7 @@ static int kernels_resolve(struct campaign *c)
 		const char *config = c->o->kernel ? c->o->config : v->config;
 		const char *modules = c->o->kernel ? c->o->modules : v->modules;
 		_cleanup_free_ char *image = NULL, *err = NULL, *missing = NULL;
+		struct kbuild *kb = NULL;
 		struct campaign_kernel *ck;
 		size_t j;
 		int r;
@@ -98,13 +134,24 @@ static int kernels_resolve(struct campaign *c)
 				log_err("embedded default kernel: %s", err);
 				return r;
 			}
+		} else if (kernel_spec_kind(spec) == KERNEL_SPEC_RECIPE) {
+			r = recipe_build(c, spec, &kb);
+			if (r < 0)
+				return r;
+			image = xstrdup(kb->image);
 		} else {
+			_cleanup_free_ char *d = xstrdup(spec), *kerr = NULL;
+
 			image = xstrdup(spec);
+			/* A build directory's bzImage keeps its recipe's provenance. */
+			if (kbuild__open(dirname(d), &kb, &kerr) < 0)
+				kb = NULL;
 		}
 		c->kernels = xrealloc(c->kernels, c->nkernels + 1, sizeof(*c->kernels));
 		ck = &c->kernels[c->nkernels++];
 		memset(ck, 0, sizeof(*ck));
 		ck->spec = xstrdup(spec);
+		ck->kb = kb;
 		r = kernel__open(image, config, modules, &ck->k, &err);
 		if (r < 0) {
 			log_err("variant %s: %s", v->name, err);
@@ -118,6 +165,10 @@ static int kernels_resolve(struct campaign *c)
 				free(ck->k->source);
 				ck->k->source = xstrdup(strstrip(src));
 			}
+		}
+		if (ck->kb && kbuild__get(ck->kb, "source")) {
+			free(ck->k->source);
+			ck->k->source = xstrdup(kbuild__get(ck->kb, "source"));
 		}
 		/* Refuse before booting, naming what is missing. */
 		r = kernel__check(ck->k, &missing);
@@ -177,6 +228,14 @@ static char *run_conf(struct campaign *c, size_t vi, int64_t run_id, uint64_t se
 		fprintf(f, "min_ttl_ms=%lld\n", (long long)v->min_ttl_ms);
 	for (size_t i = 0; i < v->nsysctls; i++)
 		fprintf(f, "sysctl=%s=%s\n", v->sysctls[i].key, v->sysctls[i].value);
+	for (size_t i = 0; i < ARRAY_SIZE(readback_sysctls); i++) {
+		bool set = false;
+
+		for (size_t j = 0; j < v->nsysctls; j++)
+			set |= !strcmp(v->sysctls[j].key, readback_sysctls[i]);
+		if (!set)
+			fprintf(f, "readback=%s\n", readback_sysctls[i]);
+	}
 	fprintf(f, "sysfs=kernel/mm/transparent_hugepage/enabled=%s\n", plan_variant_thp(p, v));
 	if (!strcmp(p->swap, "zram")) {
 		fprintf(f, "zram_size=%llu\n", (unsigned long long)p->swap_bytes);
@@ -394,6 +453,11 @@ static int run_one(struct campaign *c, size_t vi, int64_t run_id, int rep, uint6
 	prov(c, run_id, "kernel.source", ck->k->source);
 	prov(c, run_id, "kernel.config", ck->k->config_path);
 	prov(c, run_id, "kernel.config_sha256", ck->k->config_sha256);
+	for (size_t i = 0; ck->kb && kbuild_prov_keys[i]; i++) {
+		_cleanup_free_ char *key = xasprintf("kernel.%s", kbuild_prov_keys[i]);
+
+		prov(c, run_id, key, kbuild__get(ck->kb, kbuild_prov_keys[i]));
+	}
 	prov(c, run_id, "guest.image_sha256", ck->img->hash);
 	prov(c, run_id, "cmdline", cmdline);
 	prov(c, run_id, "lru.mode", v->lru);
@@ -501,6 +565,7 @@ static void campaign_free(struct campaign *c)
 	for (size_t i = 0; i < c->nkernels; i++) {
 		free(c->kernels[i].spec);
 		kernel__free(c->kernels[i].k);
+		kbuild__free(c->kernels[i].kb);
 		guest_image__free(c->kernels[i].img);
 		free(c->kernels[i].accel);
 		free(c->kernels[i].accel_why);

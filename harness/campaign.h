@@ -14,7 +14,7 @@
 struct plan;
 
 struct campaign_opts {
-	const char *kernel;	/* overrides every variant's kernel */
+	const char *kernel;	/* overrides every variant's kernel: debian, a recipe, a bzImage */
 	const char *config;	/* its config, when not beside it */
 	const char *modules;	/* its modules tree */
 	const char *accel;	/* auto, kvm, tcg */
@@ -23,6 +23,7 @@ struct campaign_opts {
 	const char *reports_dir;
 	const char *build_dir;	/* binaries, image and probe caches */
 	const char *kernel_cache; /* kernels/cache */
+	const char *recipes_dir; /* kernels: where a recipe NAME is NAME.ini (default "kernels") */
 	int repetitions;	/* overrides the plan when > 0 */
 	int jobs;		/* guests at once; 0 = what cores and memory allow */
 	const char *fault;	/* fault injection for tests: KIND[@MS] */

@@ -13,7 +13,9 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: lrubench run [PLAN] [options]\n"
 		"  PLAN                 an INI plan (default %s: classic vs MGLRU on Debian's kernel)\n"
-		"  --kernel BZIMAGE     run every variant on this kernel instead of the plan's\n"
+		"  --kernel KERNEL      run every variant on this kernel instead of the plan's:\n"
+		"                       a recipe (NAME for kernels/NAME.ini, or FILE.ini; built\n"
+		"                       first, cached) or a bzImage path (with a '/')\n"
 		"  --config FILE        its .config when not beside it (else IKCONFIG)\n"
 		"  --modules DIR        its lib/modules/RELEASE when not beside it\n"
 		"  --reps N             repetitions per variant (overrides the plan)\n"
@@ -53,6 +55,7 @@ static struct campaign_opts opts_default(void)
 		.reports_dir = path_reports(),
 		.build_dir = path_build(),
 		.kernel_cache = path_kernel_cache(),
+		.recipes_dir = path_recipes(),
 	};
 }
 

@@ -26,6 +26,7 @@ struct store;
  * errors; returns 0 or -errno.
  */
 int history_record(struct store *st, const char *db, const char *hist, const char *reports_dir);
+int cmd_ab(int argc, char **argv);
 
 /* Paths relative to the repository root, overridable through the environment. */
 const char *path_build(void);	     /* LRUBENCH_BUILD, default "build" */
@@ -33,5 +34,6 @@ const char *path_results(void);	     /* LRUBENCH_RESULTS, default "results" */
 const char *path_reports(void);	     /* LRUBENCH_REPORTS, default "reports" */
 const char *path_kernel_cache(void); /* LRUBENCH_KERNELS, default "kernels/cache" */
 const char *path_default_plan(void); /* workloads/plans/default.ini */
+const char *path_recipes(void);	     /* LRUBENCH_RECIPES, default "kernels": kernel recipes */
 
 #endif

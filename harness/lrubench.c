@@ -20,7 +20,8 @@ static const struct command {
 	{ "merge", cmd_merge, "merge shards (or any databases of one plan) into one database" },
 	{ "history", cmd_history, "history add|pin|show|plot: nightly campaigns over time" },
 	{ "list", cmd_list, "the workload catalogue: parameters, results, directions" },
-	{ "kernel", cmd_kernel, "kernel check|fetch: check a kernel, fetch the default" },
+	{ "kernel", cmd_kernel, "kernel build|list|check|fetch: build a recipe, check a kernel" },
+	{ "ab", cmd_ab, "A/B: build two kernel recipes, run a plan on each, compare" },
 	{ "doctor", cmd_doctor, "what works on this host, and why not where it does not" },
 	{ "__run-one", cmd_run_one, NULL }, /* the campaign scheduler's worker */
 };

@@ -31,6 +31,11 @@ const char *path_kernel_cache(void)
 	return env_or("LRUBENCH_KERNELS", "kernels/cache");
 }
 
+const char *path_recipes(void)
+{
+	return env_or("LRUBENCH_RECIPES", "kernels");
+}
+
 const char *path_default_plan(void)
 {
 	return env_or("LRUBENCH_PLAN", "workloads/plans/quick.ini");

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "plan.h"
 #include "catalogue.h"
+#include "kernel-build.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -222,8 +223,12 @@ static int memcg_file(struct parser *ps, const char *k, const char *v, char **re
 /* One knob of one variant, a single value. */
 static int variant_knob(struct parser *ps, struct plan_variant *var, const char *k, const char *v)
 {
-	if (!strcmp(k, "kernel"))
+	if (!strcmp(k, "kernel")) {
+		if (kernel_spec_kind(v) == KERNEL_SPEC_BAD)
+			return fail(ps, "bad kernel '%s' (debian, a recipe: NAME for kernels/NAME.ini "
+					"or a FILE.ini, or a bzImage path holding a '/')", v);
 		return set_str(ps, &var->kernel, k, v);
+	}
 	if (!strcmp(k, "config"))
 		return set_str(ps, &var->config, k, v);
 	if (!strcmp(k, "modules"))

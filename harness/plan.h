@@ -39,7 +39,9 @@ struct plan_sweep {
 
 struct plan_variant {
 	char *name;
-	char *kernel;	   /* "debian" (the embedded default) or a bzImage path */
+	char *kernel;	   /* "debian" (the embedded default), a recipe (NAME for
+			    * kernels/NAME.ini, or FILE.ini: built before any run) or a
+			    * bzImage path (holding a '/'): see kernel_spec_kind() */
 	char *config;	   /* optional config path for the kernel */
 	char *modules;	   /* optional modules directory */
 	char *lru;	   /* classic, mglru, or a raw enabled value */

@@ -16,6 +16,9 @@ struct capture {
 	char *buf;
 	size_t len, limit;
 	bool keep_tail; /* keep the last limit bytes instead of the first */
+	int (*on_data)(void *ctx, const char *buf, size_t len); /* or pass it on */
+	void *ctx;
+	int *cb_err;
 };
 
 static void capture_read(struct capture *c)
@@ -25,6 +28,16 @@ static void capture_read(struct capture *c)
 
 	if (n <= 0) {
 		if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+			close(c->fd);
+			c->fd = -1;
+		}
+		return;
+	}
+	if (c->on_data) {
+		int r = c->on_data(c->ctx, tmp, (size_t)n);
+
+		if (r < 0) {
+			*c->cb_err = r;
 			close(c->fd);
 			c->fd = -1;
 		}
@@ -51,11 +64,13 @@ int spawn_run(const char *const argv[], const struct spawn_opts *o)
 	int pout[2] = { -1, -1 }, perr[2] = { -1, -1 }, pin[2] = { -1, -1 };
 	size_t in_off = 0;
 	pid_t pid;
-	int status, r;
+	int status, r, cb_err = 0;
+	bool out_pipe;
 
 	if (!o)
 		o = &none;
-	if ((o->ret_stdout && pipe2(pout, O_CLOEXEC) < 0) ||
+	out_pipe = o->ret_stdout || o->on_stdout;
+	if ((out_pipe && pipe2(pout, O_CLOEXEC) < 0) ||
 	    (o->ret_stderr && pipe2(perr, O_CLOEXEC) < 0) ||
 	    (o->stdin_buf && pipe2(pin, O_CLOEXEC) < 0)) {
 		r = -errno;
@@ -81,22 +96,35 @@ int spawn_run(const char *const argv[], const struct spawn_opts *o)
 			fd = open(o->stdout_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 			if (fd < 0 || dup2(fd, 1) < 0)
 				_exit(127);
-		} else if (o->ret_stdout && dup2(pout[1], 1) < 0) {
+		} else if (out_pipe && dup2(pout[1], 1) < 0) {
 			_exit(127);
 		}
-		if (o->ret_stderr && dup2(perr[1], 2) < 0)
+		if (o->stderr_to_stdout) {
+			if (dup2(1, 2) < 0)
+				_exit(127);
+		} else if (o->ret_stderr && dup2(perr[1], 2) < 0) {
 			_exit(127);
+		}
+		for (size_t i = 0; o->env && o->env[i]; i++)
+			if (putenv((char *)o->env[i]) < 0)
+				_exit(127);
 		if (o->cwd && chdir(o->cwd) < 0)
 			_exit(127);
 		execvp(argv[0], (char *const *)argv);
 		fprintf(stderr, "exec %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
-	if (o->ret_stdout) {
+	if (out_pipe) {
 		close(pout[1]);
 		pout[1] = -1;
 		out.fd = TAKE_FD(pout[0]);
 		out.limit = o->stdout_limit ? o->stdout_limit : (1u << 20);
+		if (o->on_stdout) {
+			out.limit = 4096;
+			out.on_data = o->on_stdout;
+			out.ctx = o->ctx;
+			out.cb_err = &cb_err;
+		}
 		out.buf = xcalloc(1, out.limit + 1);
 	}
 	if (o->ret_stderr) {
@@ -145,7 +173,7 @@ int spawn_run(const char *const argv[], const struct spawn_opts *o)
 			goto out_close;
 		}
 	}
-	if (o->ret_stdout) {
+	if (o->ret_stdout && !o->on_stdout) {
 		out.buf[out.len] = '\0';
 		*o->ret_stdout = TAKE_PTR(out.buf);
 	}
@@ -154,6 +182,8 @@ int spawn_run(const char *const argv[], const struct spawn_opts *o)
 		*o->ret_stderr = TAKE_PTR(err.buf);
 	}
 	r = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	if (cb_err < 0)
+		r = cb_err;
 out_close:
 	for (int i = 0; i < 2; i++) {
 		closep(&pout[i]);

@@ -7,6 +7,7 @@
 #ifndef LRUBENCH_SPAWN_H
 #define LRUBENCH_SPAWN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct spawn_opts {
@@ -18,6 +19,12 @@ struct spawn_opts {
 	char **ret_stdout;       /* or capture stdout here (malloc'd, NUL-terminated) */
 	size_t stdout_limit;     /* capture limit, default 1 MiB */
 	char **ret_stderr;       /* capture stderr (last 4 KiB) for error messages, or NULL to inherit */
+	bool stderr_to_stdout;   /* stderr goes where stdout goes (2>&1); ret_stderr unused */
+	/* Or hand stdout (in chunks, as it comes) to this function; a negative
+	 * return stops reading (the child then sees EPIPE). */
+	int (*on_stdout)(void *ctx, const char *buf, size_t len);
+	void *ctx;
+	const char *const *env;  /* "NAME=VALUE" set in the child's environment, NULL-terminated */
 };
 
 /*

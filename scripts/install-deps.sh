@@ -8,6 +8,7 @@ pkgs=(
 	qemu-system-x86 qemu-utils	# guests
 	linux-source-6.1 xz-utils	# libperf (tools/lib/perf) and kernel builds
 	flex bison bc libelf-dev libssl-dev dwarves
+	ccache patch git		# kernel builds from recipes (kernels/*.ini)
 	kmod cpio e2fsprogs zstd	# depmod, initramfs, scratch disks
 	libcgroup-dev			# memcgs in the guest agent (static)
 	libsqlite3-dev sqlite3		# the store

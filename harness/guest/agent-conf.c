@@ -228,6 +228,16 @@ static int add_sysfs(struct agent_conf *c, const struct conf_key *k, const char 
 	return add_path_value(&c->sysfs, &c->n_sysfs, value);
 }
 
+static int add_readback(struct agent_conf *c, const struct conf_key *k, const char *value)
+{
+	(void)k;
+	if (!conf_path_valid(value))
+		return -EINVAL;
+	c->readbacks = xrealloc(c->readbacks, c->n_readbacks + 1, sizeof(*c->readbacks));
+	c->readbacks[c->n_readbacks++] = xstrdup(value);
+	return 0;
+}
+
 static int add_memcg(struct agent_conf *c, const struct conf_key *k, const char *value)
 {
 	(void)k;
@@ -271,6 +281,7 @@ static const struct conf_key conf_keys[] = {
 	{ "min_ttl_ms", set_min_ttl, FIELD(min_ttl_ms), 0, UINT32_MAX },
 	{ "sysctl", add_sysctl, 0, 0, 0 },
 	{ "sysfs", add_sysfs, 0, 0, 0 },
+	{ "readback", add_readback, 0, 0, 0 },
 	{ "zram_size", set_size, FIELD(zram_size), 0, 0 },
 	{ "zram_comp", set_name, FIELD(zram_comp), 0, 0 },
 	{ "interval_ms", set_u64, FIELD(interval_ms), 10, 3600 * 1000 },
@@ -468,6 +479,9 @@ void agent_conf_free(struct agent_conf *c)
 	free(c->modules);
 	free_kvs(c->sysctls, c->n_sysctls);
 	free_kvs(c->sysfs, c->n_sysfs);
+	for (size_t i = 0; i < c->n_readbacks; i++)
+		free(c->readbacks[i]);
+	free(c->readbacks);
 	free(c->zram_comp);
 	free(c->tools_disk);
 	free(c->scratch_disk);

@@ -44,6 +44,8 @@ struct agent_conf {
 	uint64_t min_ttl_ms;
 	struct conf_kv *sysctls, *sysfs;
 	size_t n_sysctls, n_sysfs;
+	char **readbacks;	/* paths below /proc/sys to read and report, e.g. vm/swappiness */
+	size_t n_readbacks;
 	uint64_t zram_size;
 	char *zram_comp;
 	uint64_t interval_ms;

@@ -241,6 +241,16 @@ int setup_knobs(struct agent *a)
 		if (r < 0)
 			return r;
 	}
+	/* Values nobody set: the kernel's own defaults, which a patch may change. */
+	for (size_t i = 0; i < c->n_readbacks; i++) {
+		_cleanup_free_ char *path = xasprintf("/proc/sys/%s", c->readbacks[i]);
+		char back[512];
+
+		if (read_knob(path, back, sizeof(back)) == 0)
+			channel_record(a->ch, "conf %s %s", c->readbacks[i], back);
+		else
+			channel_record(a->ch, "conf %s absent", c->readbacks[i]);
+	}
 	channel_event(a->ch, "knobs", "applied %zu sysctl, %zu sysfs", c->n_sysctls, c->n_sysfs);
 	return 0;
 }

@@ -68,11 +68,34 @@ static void test_disk_errors(void **state)
 	agent_conf_free(c);
 }
 
+static void test_readback(void **state)
+{
+	static const char text[] = "run=1\n"
+				   "readback=vm/swappiness\n"
+				   "sysctl=vm/swappiness=100\n"
+				   "readback=vm/page-cluster\n"
+				   "readback=../etc/shadow\n"
+				   "readback=/proc/sys/vm/x\n";
+	struct agent_conf *c = NULL;
+
+	(void)state;
+	agent_conf_parse(text, strlen(text), &c);
+	assert_int_equal(c->n_readbacks, 2);
+	assert_string_equal(c->readbacks[0], "vm/swappiness");
+	assert_string_equal(c->readbacks[1], "vm/page-cluster");
+	assert_int_equal(c->n_sysctls, 1);
+	assert_int_equal(c->n_errors, 2);
+	assert_string_equal(c->errors[0], "run.conf:5: bad value for 'readback': '../etc/shadow'");
+	assert_string_equal(c->errors[1], "run.conf:6: bad value for 'readback': '/proc/sys/vm/x'");
+	agent_conf_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_disks),
 		cmocka_unit_test(test_disk_errors),
+		cmocka_unit_test(test_readback),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -25,6 +25,7 @@ static const char good[] = "# comment\n"
 			   "sysctl.vm.swappiness = 100\n"
 			   "[variant mg]\n"
 			   "lru = mglru\n"
+			   "kernel = minimal\n"
 			   "min_ttl_ms = 1000\n"
 			   "memcg.wl.memory.max = 128M\n"
 			   "memcg.wl.memory.swap.max = max\n"
@@ -60,6 +61,7 @@ static void test_valid_plan(void **state)
 	assert_string_equal(p->variants[0].sysctls[0].key, "vm/swappiness");
 	assert_string_equal(p->variants[0].sysctls[0].value, "100");
 	assert_string_equal(p->variants[0].kernel, "debian");
+	assert_string_equal(p->variants[1].kernel, "minimal");
 	assert_int_equal(p->nmemcgs, 1);
 	assert_int_equal(p->memcgs[0].max_bytes, 256ull << 20);
 	assert_string_equal(p->memcgs[0].files[0].value, "268435456");
@@ -114,6 +116,9 @@ static const struct {
 	  "bad.ini:2: bad value '1;reboot' for 'sysctl.vm.swappiness'" },
 	{ "[campaign]\n", "bad.ini:0: no [variant NAME] section" },
 	{ "[variant a]\n[variant a]\n", "bad.ini:2: duplicate [variant a]" },
+	{ "[variant a]\nkernel = my kernel\n",
+	  "bad.ini:2: bad kernel 'my kernel' (debian, a recipe: NAME for kernels/NAME.ini or a "
+	  "FILE.ini, or a bzImage path holding a '/')" },
 	{ "[memcg m]\nmemory.max = lots\n",
 	  "bad.ini:2: bad size 'lots' for 'memory.max' (e.g. 256M, or max)" },
 	{ "[campaign]\nrepetitions = 2\nwarmup = 2\n[variant a]\n[workload w]\ntype = anon-zipf\n"

@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lrubench ab: a patched kernel against its baseline. Both kernels are built
+ * (or found in the cache) before any run; every variant of the plan (one per
+ * LRU mode and knob set) runs on each kernel, interleaved
+ * (A.classic B.classic A.mglru B.mglru, repeated); then one comparison per
+ * plan variant: the patched kernel against the baseline under that mode.
+ */
+#include "campaign.h"
+#include "cmd.h"
+#include "compare.h"
+#include "kernel-build.h"
+#include "plan.h"
+#include "store.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <string.h>
+#include <time.h>
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: lrubench ab --baseline KERNEL --patched KERNEL [options]\n"
+		"  --baseline KERNEL    what the patched kernel is compared against: a recipe\n"
+		"                       (NAME for %s/NAME.ini, or FILE.ini), debian or a bzImage\n"
+		"  --patched KERNEL     the kernel under test, likewise\n"
+		"  --plan PLAN          workloads, guest and LRU modes (default %s);\n"
+		"                       each of its variants runs on both kernels\n"
+		"  --reps N             repetitions per variant (overrides the plan)\n"
+		"  --accel auto|kvm|tcg accelerator\n"
+		"  --db FILE            the campaign database (default results/ab-A-B-TIME.db)\n"
+		"  --timeout DURATION   per-run limit (overrides the plan)\n",
+		path_recipes(), path_default_plan());
+}
+
+/* A short name for a kernel value, for variant names: the recipe's name. */
+static char *kernel_label(const char *spec, const char *fallback)
+{
+	_cleanup_free_ char *copy = xstrdup(spec);
+	char *base;
+
+	switch (kernel_spec_kind(spec)) {
+	case KERNEL_SPEC_DEBIAN:
+		return xstrdup("debian");
+	case KERNEL_SPEC_RECIPE:
+		base = basename(copy);
+		if (strlen(base) > 4 && !strcmp(base + strlen(base) - 4, ".ini"))
+			base[strlen(base) - 4] = '\0';
+		for (char *c = base; *c; c++)
+			if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-')
+				*c = '_';
+		return xstrdup(*base ? base : fallback);
+	default:
+		return xstrdup(fallback);
+	}
+}
+
+static void variant_clear(struct plan_variant *v)
+{
+	free(v->name);
+	free(v->kernel);
+	free(v->config);
+	free(v->modules);
+	free(v->lru);
+	for (size_t i = 0; i < v->nsysctls; i++) {
+		free(v->sysctls[i].key);
+		free(v->sysctls[i].value);
+	}
+	free(v->sysctls);
+}
+
+/* v on another kernel: same LRU mode and knobs; the kernel's config is its own. */
+static struct plan_variant variant_on(const struct plan_variant *v, const char *label,
+				      const char *kernel)
+{
+	struct plan_variant n = {
+		.name = xasprintf("%s.%s", label, v->name),
+		.kernel = xstrdup(kernel),
+		.lru = xstrdup(v->lru),
+		.lru_enabled = v->lru_enabled,
+		.min_ttl_ms = v->min_ttl_ms,
+		.nsysctls = v->nsysctls,
+	};
+
+	n.sysctls = xcalloc(v->nsysctls + 1, sizeof(*n.sysctls));
+	for (size_t i = 0; i < v->nsysctls; i++) {
+		n.sysctls[i].key = xstrdup(v->sysctls[i].key);
+		n.sysctls[i].value = xstrdup(v->sysctls[i].value);
+	}
+	return n;
+}
+
+/* Replace the plan's variants with each one on A, then on B. */
+static int plan_ab(struct plan *p, const char *a, const char *b, const char *la, const char *lb)
+{
+	struct plan_variant *vs = xcalloc(p->nvariants * 2, sizeof(*vs));
+	char *baseline = NULL, *text;
+
+	for (size_t i = 0; i < p->nvariants; i++) {
+		vs[2 * i] = variant_on(&p->variants[i], la, a);
+		vs[2 * i + 1] = variant_on(&p->variants[i], lb, b);
+		if (!strcmp(p->variants[i].name, p->baseline))
+			baseline = xstrdup(vs[2 * i].name);
+		variant_clear(&p->variants[i]);
+	}
+	free(p->variants);
+	p->variants = vs;
+	p->nvariants *= 2;
+	free(p->baseline);
+	p->baseline = baseline ? baseline : xstrdup(vs[0].name);
+	text = xasprintf("%s\n# lrubench ab --baseline %s --patched %s: every variant above ran "
+			 "on both kernels, as %s.VARIANT and %s.VARIANT\n",
+			 p->text, a, b, la, lb);
+	free(p->text);
+	p->text = text;
+	free(p->name);
+	p->name = xasprintf("ab-%s-%s", la, lb);
+	return 0;
+}
+
+int cmd_ab(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "baseline", required_argument, NULL, 'b' },
+		{ "patched", required_argument, NULL, 'p' },
+		{ "plan", required_argument, NULL, 'P' },
+		{ "reps", required_argument, NULL, 'r' },
+		{ "accel", required_argument, NULL, 'a' },
+		{ "db", required_argument, NULL, 'd' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	struct campaign_opts o = {
+		.accel = "auto",
+		.results_dir = path_results(),
+		.reports_dir = path_reports(),
+		.build_dir = path_build(),
+		.kernel_cache = path_kernel_cache(),
+		.recipes_dir = path_recipes(),
+	};
+	_cleanup_(plan__freep) struct plan *plan = NULL;
+	_cleanup_free_ char *err = NULL, *la = NULL, *lb = NULL, *db = NULL;
+	const char *a = NULL, *b = NULL, *plan_path = path_default_plan();
+	size_t norig;
+	int c, r;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		int64_t n;
+
+		switch (c) {
+		case 'b':
+			a = optarg;
+			break;
+		case 'p':
+			b = optarg;
+			break;
+		case 'P':
+			plan_path = optarg;
+			break;
+		case 'r':
+			if (parse_i64(optarg, &n) < 0 || n < 1 || n > 1000) {
+				log_err("--reps: bad value '%s' (1..1000)", optarg);
+				return 2;
+			}
+			o.repetitions = (int)n;
+			break;
+		case 'a':
+			if (strcmp(optarg, "auto") && strcmp(optarg, "kvm") &&
+			    strcmp(optarg, "tcg")) {
+				log_err("--accel: bad value '%s' (auto, kvm or tcg)", optarg);
+				return 2;
+			}
+			o.accel = optarg;
+			break;
+		case 'd':
+			o.db_path = optarg;
+			break;
+		case 't':
+			if (parse_duration_ms(optarg, &o.timeout_ms) < 0) {
+				log_err("--timeout: bad duration '%s'", optarg);
+				return 2;
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (!a || !b || optind != argc) {
+		usage(stderr);
+		return 2;
+	}
+	for (int i = 0; i < 2; i++) {
+		const char *k = i ? b : a;
+
+		if (kernel_spec_kind(k) == KERNEL_SPEC_BAD) {
+			log_err("--%s: bad kernel '%s' (a recipe NAME or FILE.ini, debian, or a "
+				"bzImage path holding a '/')",
+				i ? "patched" : "baseline", k);
+			return 2;
+		}
+	}
+	if (plan__load(plan_path, &plan, &err) < 0) {
+		log_err("%s", err);
+		return 2;
+	}
+	la = kernel_label(a, "baseline");
+	lb = kernel_label(b, "patched");
+	if (!strcmp(la, lb)) {
+		free(la);
+		free(lb);
+		la = xstrdup("baseline");
+		lb = xstrdup("patched");
+	}
+	norig = plan->nvariants;
+	plan_ab(plan, a, b, la, lb);
+	if (!o.db_path) {
+		char stamp[32];
+		time_t now = time(NULL);
+
+		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
+		mkdir_p(o.results_dir);
+		db = xasprintf("%s/%s-%s.db", o.results_dir, plan->name, stamp);
+		o.db_path = db;
+	}
+	log_info("ab: %s (%s) against %s (%s), %zu variant%s of %s on each", lb, b, la, a, norig,
+		 norig == 1 ? "" : "s", plan_path);
+	r = campaign_run(plan, &o);
+	if (r != 0)
+		return r;
+
+	/* The campaign compared everything against A under the baseline's mode; the
+	 * other modes get their own table: B against A under that mode. */
+	if (norig > 1) {
+		_cleanup_(store__closep) struct store *st = NULL;
+
+		if (store__open(o.db_path, &st) < 0) {
+			log_err("%s: cannot reopen the store", o.db_path);
+			return 2;
+		}
+		for (size_t i = 0; i < plan->nvariants; i += 2) {
+			if (!strcmp(plan->variants[i].name, plan->baseline))
+				continue;
+			printf("\n== %s against %s, lru %s (baseline %s)\n", lb, la,
+			       plan->variants[i].lru, plan->variants[i].name);
+			if (compare_print(st, stdout, plan->variants[i].name) < 0)
+				log_err("compare against %s failed", plan->variants[i].name);
+		}
+	}
+	return 0;
+}
