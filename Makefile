@@ -118,15 +118,17 @@ bench: deps all $(BUILD)/bench-ingest
 # Fuzzing (libFuzzer, clang): each target runs FUZZ_SECONDS on its committed seed
 # corpus (harness/tests/fuzz/NAME/), new inputs kept in build/fuzz/NAME/.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := stream plan
+FUZZ_TARGETS := stream plan recipe
 FUZZ_SRCS_stream := harness/stream.c harness/common/util.c
 FUZZ_SRCS_plan := harness/plan.c workloads/catalogue.c harness/common/util.c
+FUZZ_SRCS_recipe := harness/kernel-build.c harness/kernel.c harness/spawn.c harness/common/util.c
+FUZZ_LIBS_recipe := -lcrypto
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iharness/common \
-	-Iharness -Iworkloads
+	-Iharness -Iworkloads -DLRUBENCH_VERSION='"$(VERSION)"'
 
-$(BUILD)/fuzz/fuzz-%: harness/tests/fuzz-%.c $(FUZZ_SRCS_stream) $(FUZZ_SRCS_plan)
+$(BUILD)/fuzz/fuzz-%: harness/tests/fuzz-%.c $(FUZZ_SRCS_stream) $(FUZZ_SRCS_plan) $(FUZZ_SRCS_recipe)
 	@mkdir -p $(dir $@)
-	clang $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_SRCS_$*) -lm
+	clang $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_SRCS_$*) -lm $(FUZZ_LIBS_$*)
 
 fuzz: deps $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz-%)
 	@set -e; for t in $(FUZZ_TARGETS); do \
