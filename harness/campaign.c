@@ -740,6 +740,10 @@ static pid_t worker_spawn(const char *db, int64_t run_id)
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() == 1)
 			_exit(127);
+		/* The binary this campaign started with, even if it was rebuilt since
+		 * (the path then names a new file, or none): scheduler and workers
+		 * must speak the same version. */
+		execv("/proc/self/exe", (char *const *)argv);
 		execv(self, (char *const *)argv);
 		_exit(127);
 	}
@@ -994,6 +998,8 @@ int campaign_run(struct plan *plan, const struct campaign_opts *o)
 		store__meta_set(c.st, "plan.path", plan->path);
 		store__meta_set(c.st, "plan.text", plan->text);
 		store__meta_set(c.st, "plan.baseline", plan->baseline);
+		if (plan->remap) /* ab, bisect: the variants as they re-made them */
+			store__meta_set(c.st, "plan.remap", plan->remap);
 		store__meta_set(c.st, "lrubench.version", LRUBENCH_VERSION);
 		store__meta_set(c.st, "host", un.nodename);
 		store__meta_set(c.st, "qemu.version", qv ? qv : "unknown");
@@ -1110,6 +1116,16 @@ static int campaign_load(struct campaign *c, const char *db, struct campaign_opt
 	if (plan__parse(path, text, &c->plan, &err) < 0) {
 		log_err("%s: its plan no longer parses: %s", db, err);
 		return -EINVAL;
+	}
+	{
+		/* 'lrubench ab' and 'bisect' re-made the plan's variants on their kernels */
+		_cleanup_free_ char *remap = NULL;
+
+		if (store__meta_get(c->st, "plan.remap", &remap) == 0 &&
+		    plan__remap(c->plan, remap, &err) < 0) {
+			log_err("%s: %s", db, err);
+			return -EINVAL;
+		}
 	}
 	{
 		/* an A/A campaign ('lrubench noise') ran its plan's A/A form */

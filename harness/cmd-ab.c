@@ -58,59 +58,25 @@ static char *kernel_label(const char *spec, const char *fallback)
 	}
 }
 
-static void variant_clear(struct plan_variant *v)
-{
-	free(v->name);
-	free(v->kernel);
-	free(v->config);
-	free(v->modules);
-	free(v->lru);
-	for (size_t i = 0; i < v->nsysctls; i++) {
-		free(v->sysctls[i].key);
-		free(v->sysctls[i].value);
-	}
-	free(v->sysctls);
-}
-
-/* v on another kernel: same LRU mode and knobs; the kernel's config is its own. */
-static struct plan_variant variant_on(const struct plan_variant *v, const char *label,
-				      const char *kernel)
-{
-	struct plan_variant n = {
-		.name = xasprintf("%s.%s", label, v->name),
-		.kernel = xstrdup(kernel),
-		.lru = xstrdup(v->lru),
-		.lru_enabled = v->lru_enabled,
-		.min_ttl_ms = v->min_ttl_ms,
-		.nsysctls = v->nsysctls,
-	};
-
-	n.sysctls = xcalloc(v->nsysctls + 1, sizeof(*n.sysctls));
-	for (size_t i = 0; i < v->nsysctls; i++) {
-		n.sysctls[i].key = xstrdup(v->sysctls[i].key);
-		n.sysctls[i].value = xstrdup(v->sysctls[i].value);
-	}
-	return n;
-}
-
 /* Replace the plan's variants with each one on A, then on B. */
 static int plan_ab(struct plan *p, const char *a, const char *b, const char *la, const char *lb)
 {
-	struct plan_variant *vs = xcalloc(p->nvariants * 2, sizeof(*vs));
-	char *baseline = NULL, *text;
+	_cleanup_free_ char *remap = NULL, *err = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&remap, &len);
+	char *text;
 
 	for (size_t i = 0; i < p->nvariants; i++) {
-		vs[2 * i] = variant_on(&p->variants[i], la, a);
-		vs[2 * i + 1] = variant_on(&p->variants[i], lb, b);
-		if (!strcmp(p->variants[i].name, p->baseline))
-			baseline = xstrdup(vs[2 * i].name);
-		variant_clear(&p->variants[i]);
+		const char *v = p->variants[i].name;
+
+		fprintf(f, "%s.%s\t%s\t%s\n%s.%s\t%s\t%s\n", la, v, v, a, lb, v, v, b);
 	}
-	free(p->variants);
-	p->variants = vs;
-	p->nvariants *= 2;
-	free(p->baseline);
-	p->baseline = baseline ? baseline : xstrdup(vs[0].name);
+	fprintf(f, "baseline\t%s.%s\n", la, p->baseline);
+	fclose(f);
+	if (plan__remap(p, remap, &err) < 0) {
+		log_err("ab: %s", err);
+		return -EINVAL;
+	}
 	text = xasprintf("%s\n# lrubench ab --baseline %s --patched %s: every variant above ran "
 			 "on both kernels, as %s.VARIANT and %s.VARIANT\n",
 			 p->text, a, b, la, lb);
@@ -221,7 +187,12 @@ int cmd_ab(int argc, char **argv)
 		lb = xstrdup("patched");
 	}
 	norig = plan->nvariants;
-	plan_ab(plan, a, b, la, lb);
+	if (strpbrk(a, "\t\n") || strpbrk(b, "\t\n")) {
+		log_err("ab: a kernel path with a tab or a newline: rename it");
+		return 2;
+	}
+	if (plan_ab(plan, a, b, la, lb) < 0)
+		return 2;
 	if (!o.db_path) {
 		char stamp[32];
 		time_t now = time(NULL);

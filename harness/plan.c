@@ -543,7 +543,7 @@ static char *strdup_or_null(const char *s)
 }
 
 /* A copy of v without its sweeps, named name. */
-static struct plan_variant variant_copy(const struct plan_variant *v, const char *name)
+static struct plan_variant plan_variant_copy(const struct plan_variant *v, const char *name)
 {
 	struct plan_variant c = *v;
 
@@ -601,7 +601,7 @@ static int variant_expand(struct parser *ps, const struct plan_variant *v,
 			r = fail(ps, "swept variant name '%s' is longer than 64 characters", name);
 			break;
 		}
-		c = variant_copy(v, name);
+		c = plan_variant_copy(v, name);
 		for (size_t i = 0; i < v->nsweeps && r == 0; i++) {
 			ps->line = v->sweeps[i].line;
 			r = variant_knob(ps, &c, v->sweeps[i].key, v->sweeps[i].values[idx[i]]);
@@ -891,10 +891,88 @@ void plan__free(struct plan *p)
 	free(p->zram_comp);
 	free(p->thp);
 	free(p->cmdline);
+	free(p->remap);
 	free(p);
 }
 
 void plan__freep(struct plan **p)
 {
 	plan__free(*p);
+}
+
+int plan__remap(struct plan *p, const char *text, char **ret_err)
+{
+	_cleanup_free_ char *copy = xstrdup(text), *baseline = NULL;
+	struct plan_variant *vs = NULL;
+	size_t n = 0;
+	unsigned line = 0;
+	char *save = NULL;
+	bool based = false;
+
+	for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char *f[3] = { 0 }, *fsave = NULL;
+		size_t nf = 0, from;
+
+		line++;
+		for (char *t = strtok_r(l, "\t", &fsave); t && nf < 3; t = strtok_r(NULL, "\t", &fsave))
+			f[nf++] = t;
+		if (nf == 2 && !strcmp(f[0], "baseline")) {
+			free(baseline);
+			baseline = xstrdup(f[1]);
+			continue;
+		}
+		if (nf != 3)
+			goto bad;
+		for (from = 0; from < p->nvariants; from++)
+			if (!strcmp(p->variants[from].name, f[1]))
+				break;
+		if (from == p->nvariants) {
+			*ret_err = xasprintf("variant remap, line %u: the plan has no variant '%s'",
+					     line, f[1]);
+			goto fail;
+		}
+		for (size_t k = 0; k < n; k++)
+			if (!strcmp(vs[k].name, f[0])) {
+				*ret_err = xasprintf("variant remap, line %u: variant '%s' twice",
+						     line, f[0]);
+				goto fail;
+			}
+		vs = xrealloc(vs, n + 1, sizeof(*vs));
+		vs[n] = plan_variant_copy(&p->variants[from], f[0]);
+		free(vs[n].kernel);
+		free(vs[n].config);
+		free(vs[n].modules);
+		vs[n].kernel = xstrdup(f[2]);
+		vs[n].config = vs[n].modules = NULL; /* the kernel's own */
+		n++;
+	}
+	for (size_t k = 0; baseline && k < n; k++)
+		based = based || !strcmp(vs[k].name, baseline);
+	if (!n || !based) {
+		line = 0;
+		goto bad;
+	}
+	for (size_t i = 0; i < p->nvariants; i++)
+		variant_clear(&p->variants[i]);
+	free(p->variants);
+	p->variants = vs;
+	p->nvariants = n;
+	free(p->baseline);
+	p->baseline = TAKE_PTR(baseline);
+	{
+		char *t = xasprintf("%s%s", p->remap ? p->remap : "", text);
+
+		free(p->remap);
+		p->remap = t;
+	}
+	return 0;
+bad:
+	*ret_err = line ? xasprintf("variant remap, line %u: expected NAME<tab>FROM<tab>KERNEL "
+				    "or baseline<tab>NAME", line)
+			: xasprintf("variant remap: no variants, or no baseline among them");
+fail:
+	for (size_t k = 0; k < n; k++)
+		variant_clear(&vs[k]);
+	free(vs);
+	return -EINVAL;
 }

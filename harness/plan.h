@@ -94,6 +94,7 @@ struct plan {
 	char *zram_comp;
 	char *thp;
 	char *cmdline;
+	char *remap; /* what plan__remap applied after parsing, or NULL */
 	uint64_t scratch_bytes; /* scratch disk size; 0 = max(2G, 4 x memory) */
 	bool needs_scratch;	/* some workload has files: a scratch disk per run */
 	bool needs_tools;	/* some workload runs a host tool: the tools disk */
@@ -110,6 +111,16 @@ int plan__parse(const char *path, const char *text, struct plan **ret, char **re
 int plan__load(const char *path, struct plan **ret, char **ret_err);
 void plan__free(struct plan *p);
 void plan__freep(struct plan **p);
+/*
+ * Re-make the plan's variants (lrubench ab, bisect): one line per new
+ * variant, in campaign order, "NAME<tab>FROM<tab>KERNEL" (variant FROM's LRU
+ * mode, knobs and overrides on KERNEL, whose config and modules are its
+ * own), and a line "baseline<tab>NAME". The text accumulates in p->remap,
+ * which the campaign stores, so that its workers and --resume re-make the
+ * same variants from the plan's text. 0, or -EINVAL with *ret_err (the plan
+ * unchanged).
+ */
+int plan__remap(struct plan *p, const char *text, char **ret_err);
 
 /* The variant's value for a memcg control file, or NULL to keep the [memcg] one. */
 const char *plan_variant_memcg(const struct plan_variant *v, const char *memcg, const char *file);

@@ -311,6 +311,63 @@ static void test_shipped_plans_parse(void **state)
 	plan__free(p);
 }
 
+static void test_remap(void **state)
+{
+	const char *text = "[campaign]\nname = t\nbaseline = classic\n"
+			   "[variant classic]\nlru = classic\n"
+			   "[variant mglru]\nlru = mglru\nthp = always\nsysctl.vm.swappiness = 100\n"
+			   "memcg.wl.memory.max = 32M\n"
+			   "[memcg wl]\nmemory.max = 64M\n"
+			   "[workload anon]\ntype = anon-zipf\nmemcg = wl\nsize = 1x\n"
+			   "duration = 1s\n";
+	const char *remap = "good\tmglru\t/k/good dir/bzImage\nstep\tmglru\t/k/step/bzImage\n"
+			    "baseline\tgood\n";
+	const char *kernels[] = { "/k/good dir/bzImage", "/k/step/bzImage" };
+	const char *labels[] = { "good", "step" };
+	struct plan *p = NULL;
+	char *err = NULL;
+
+	(void)state;
+	assert_int_equal(plan__parse("t.ini", text, &p, &err), 0);
+	assert_int_equal(p->nvariants, 2);
+	/* Refusals name the line and leave the plan as it was. */
+	assert_int_equal(plan__remap(p, "good\tnothing\t/k\nbaseline\tgood\n", &err), -EINVAL);
+	assert_non_null(strstr(err, "line 1: the plan has no variant 'nothing'"));
+	free(err);
+	assert_int_equal(plan__remap(p, "good\tmglru\nbaseline\tgood\n", &err), -EINVAL);
+	assert_non_null(strstr(err, "line 1: expected NAME<tab>FROM<tab>KERNEL"));
+	free(err);
+	assert_int_equal(plan__remap(p, "a\tmglru\t/k\na\tclassic\t/k\nbaseline\ta\n", &err),
+			 -EINVAL);
+	assert_non_null(strstr(err, "variant 'a' twice"));
+	free(err);
+	assert_int_equal(plan__remap(p, "a\tmglru\t/k\nbaseline\tb\n", &err), -EINVAL);
+	assert_non_null(strstr(err, "no baseline among them"));
+	free(err);
+	assert_int_equal(p->nvariants, 2);
+	assert_string_equal(p->variants[1].name, "mglru");
+	assert_null(p->remap);
+
+	assert_int_equal(plan__remap(p, remap, &err), 0);
+	assert_int_equal(p->nvariants, 2);
+	for (size_t i = 0; i < 2; i++) {
+		const struct plan_variant *v = &p->variants[i];
+
+		/* The variant's mode, knobs and overrides on each kernel, in order. */
+		assert_string_equal(v->name, labels[i]);
+		assert_string_equal(v->kernel, kernels[i]);
+		assert_string_equal(v->lru, "mglru");
+		assert_string_equal(v->thp, "always");
+		assert_int_equal(v->nsysctls, 1);
+		assert_string_equal(v->sysctls[0].value, "100");
+		assert_int_equal(v->nmemcg_files, 1);
+		assert_null(v->config);
+	}
+	assert_string_equal(p->baseline, "good");
+	assert_string_equal(p->remap, remap); /* for the campaign to store */
+	plan__free(p); /* no leak, no double free (ASan) */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -320,6 +377,7 @@ int main(void)
 		cmocka_unit_test(test_sweeps),
 		cmocka_unit_test(test_disk_needs),
 		cmocka_unit_test(test_shipped_plans_parse),
+		cmocka_unit_test(test_remap),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
