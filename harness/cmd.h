@@ -27,6 +27,8 @@ struct store;
  */
 int history_record(struct store *st, const char *db, const char *hist, const char *reports_dir);
 int cmd_ab(int argc, char **argv);
+int cmd_bisect(int argc, char **argv);
+int cmd_bisect_step(int argc, char **argv);
 
 /* Paths relative to the repository root, overridable through the environment. */
 const char *path_build(void);	     /* LRUBENCH_BUILD, default "build" */

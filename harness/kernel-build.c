@@ -299,6 +299,20 @@ static int recipe_key(struct rparser *ps, unsigned seen[], const char *k, const 
 	}
 }
 
+void kbuild_recipe__set_git_source(struct kbuild_recipe *r, const char *repo, const char *commit)
+{
+	char *t = xasprintf("%s\n# lrubench: [source] replaced by git = %s, ref = %s\n", r->text,
+			    repo, commit);
+
+	free(r->text);
+	r->text = t;
+	free(r->source);
+	r->source = xstrdup(repo);
+	free(r->ref);
+	r->ref = xstrdup(commit);
+	r->source_kind = KBUILD_SRC_GIT;
+}
+
 static int recipe_finish(struct rparser *ps)
 {
 	struct kbuild_recipe *r = ps->r;
@@ -1972,6 +1986,12 @@ out:
 	}
 	if (b->work && is_dir(b->work))
 		rm_rf(b->work);
+	if (b->o->drop_git_source && b->r->source_kind == KBUILD_SRC_GIT) {
+		_cleanup_free_ char *src = xasprintf("%s/src-%.16s", b->cache,
+						     strchr(b->source_id, ':') + 1);
+
+		rm_rf(src);
+	}
 	return rc;
 }
 

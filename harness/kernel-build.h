@@ -98,6 +98,12 @@ int kbuild_recipe__parse(const char *path, const char *text, struct kbuild_recip
 			 char **ret_err);
 int kbuild_recipe__load(const char *path, struct kbuild_recipe **ret, char **ret_err);
 void kbuild_recipe__free(struct kbuild_recipe *r);
+/*
+ * Build the recipe from commit of the local git repository repo instead of
+ * its own [source] (a bisection step): patches and config stay the recipe's.
+ * The recipe's text (hashed into the manifest) gains a line that says so.
+ */
+void kbuild_recipe__set_git_source(struct kbuild_recipe *r, const char *repo, const char *commit);
 void kbuild_recipe__freep(struct kbuild_recipe **r);
 
 /*
@@ -118,6 +124,9 @@ struct kbuild_opts {
 	int jobs;	       /* make -j, default the number of CPUs */
 	bool force;	       /* build even when the cache has it */
 	bool no_ccache;	       /* compile without ccache even when it is installed */
+	/* Remove a git source's exported tree after the build (a bisection builds
+	 * each commit once: its trees would fill the disk). */
+	bool drop_git_source;
 	/* Progress, for the caller to show (stderr): a stage and a message. */
 	void (*progress)(void *ctx, enum kbuild_stage stage, const char *msg);
 	void *ctx;

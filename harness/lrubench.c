@@ -22,8 +22,10 @@ static const struct command {
 	{ "list", cmd_list, "the workload catalogue: parameters, results, directions" },
 	{ "kernel", cmd_kernel, "kernel build|list|check|fetch: build a recipe, check a kernel" },
 	{ "ab", cmd_ab, "A/B: build two kernel recipes, run a plan on each, compare" },
+	{ "bisect", cmd_bisect, "find the commit that made a metric worse (git bisect run)" },
 	{ "doctor", cmd_doctor, "what works on this host, and why not where it does not" },
 	{ "__run-one", cmd_run_one, NULL }, /* the campaign scheduler's worker */
+	{ "__bisect-step", cmd_bisect_step, NULL }, /* what git bisect run calls */
 };
 
 static void usage(FILE *f)

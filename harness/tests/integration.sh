@@ -636,7 +636,98 @@ test_kbuild_errors() {
 	ok "kbuild-errors: missing patch, patch that does not apply, config without LRU_GEN, failing build: each named, with the log's tail; nothing runs"
 }
 
-tests=${LRUBENCH_TESTS:-"refuse slice noise verdict hang garbage panic crash oom qemu_killed lrubench_killed lrubench_interrupted odd_paths disk_full catalogue lowmem shards kbuild kbuild_errors"}
+# --- bisect: the first bad commit of a synthetic history on linux-source-6.1 -
+# Four commits: the tarball, a harmless comment, a patch that costs 100 us per
+# new anonymous page, another harmless comment. Bisecting anon:populate_s from
+# the first to the last must measure both ends, call one step bad and one good
+# and name the costly commit, without touching the repository's work tree.
+bisect_repo() { # DIR: the history; prints the four commits, oldest first
+	local d=$1
+	mkdir -p "$d" && tar -xf /usr/src/linux-source-6.1.tar.xz -C "$d" --strip-components=1 || return 1
+	(
+		cd "$d" || exit 1
+		export GIT_AUTHOR_NAME=lrubench GIT_AUTHOR_EMAIL=lrubench@localhost \
+			GIT_COMMITTER_NAME=lrubench GIT_COMMITTER_EMAIL=lrubench@localhost
+		# -f: Debian's tarball ships a .gitignore that ignores its top level.
+		git init -q && git add -f -A . && git commit -q -m "linux-source-6.1" &&
+			sed -i '1a /* lrubench bisect test: a harmless commit before the regression. */' mm/vmscan.c &&
+			git commit -q -am "mm/vmscan: a comment (harmless)" &&
+			git apply "$OLDPWD/harness/tests/fixtures/bisect/0002-mm-costly-anonymous-fault.patch" &&
+			git commit -q -am "mm/memory: 100 us per new anonymous page (the regression)" &&
+			sed -i '1a /* lrubench bisect test: a harmless commit after the regression. */' mm/vmscan.c &&
+			git commit -q -am "mm/vmscan: another comment (harmless)" &&
+			git rev-list --reverse HEAD
+	)
+}
+
+test_bisect() {
+	local repo=$tmp/linux out=$tmp/bisect dir=$tmp/bisect/run t0=$SECONDS
+	mkdir -p "$out"
+	local commits; commits=($(bisect_repo "$repo")) || { bad bisect "could not make the synthetic history"; return; }
+	((${#commits[@]} == 4)) || { bad bisect "history has ${#commits[@]} commits: ${commits[*]}"; return; }
+	local c0=${commits[0]} c1=${commits[1]} c2=${commits[2]} c3=${commits[3]}
+	local head_before; head_before=$(git -C "$repo" rev-parse HEAD)
+	local common=(--repo "$repo" --recipe minimal --plan harness/tests/plans/bisect.ini --accel tcg)
+
+	# Mistakes are caught before anything builds.
+	local rc=0
+	$lrb bisect --good "$c0" --bad "$c3" "${common[@]}" --metric anon:populate > /dev/null 2> "$out/typo.err" || rc=$?
+	[[ $rc == 2 ]] && grep -q "workload anon (anon-zipf) has no result 'populate' (it has: .*populate_s" "$out/typo.err" ||
+		{ bad bisect "a misspelt metric: rc $rc, $(cat "$out/typo.err")"; return; }
+	rc=0; $lrb bisect --good "$c3" --bad "$c0" "${common[@]}" --metric anon:populate_s > /dev/null 2> "$out/order.err" || rc=$?
+	[[ $rc == 2 ]] && grep -q "is not an ancestor of --bad" "$out/order.err" ||
+		{ bad bisect "swapped ends: rc $rc, $(cat "$out/order.err")"; return; }
+	rc=0; $lrb bisect --good "$c0" --bad "$c3" "${common[@]}" --metric anon:duration > /dev/null 2> "$out/dir.err" || rc=$?
+	[[ $rc == 2 ]] && grep -q "duration has no better direction" "$out/dir.err" ||
+		{ bad bisect "a metric without direction: rc $rc, $(cat "$out/dir.err")"; return; }
+	[[ -z $(ls "$tmp/results" 2>/dev/null | grep bisect) ]] || { bad bisect "a refused bisection left a directory"; return; }
+
+	rc=0
+	$lrb bisect --good "$c0" --bad "$c3" "${common[@]}" --metric anon:populate_s --dir "$dir" \
+		> "$out/bisect.out" 2> "$out/bisect.err" || rc=$?
+	local db=$dir/bisect.db
+	[[ $rc == 0 ]] || { bad bisect "exit $rc: $(tail -15 "$out/bisect.err"; tail -15 "$out/bisect.out")"; return; }
+	grep -q "^first bad commit: $c2 mm/memory: 100 us per new anonymous page" "$out/bisect.out" ||
+		{ bad bisect "wrong or no first bad commit: $(grep -i 'first bad' "$out/bisect.out")"; return; }
+	[[ $(q "$db" "SELECT value FROM bisect_param WHERE key='first_bad'") == "$c2" ]] ||
+		{ bad bisect "database's first_bad is not $c2"; return; }
+	# The ends, then git's steps: the costly commit bad, the harmless one before it good.
+	local steps; steps=$(q "$db" "SELECT group_concat(role || ':' || substr(commit_sha, 1, 12) || ':' || decision, ' ') FROM (SELECT * FROM bisect_step ORDER BY ord)")
+	[[ $steps == "good:${c0:0:12}:good bad:${c3:0:12}:bad "* ]] || { bad bisect "ends: $steps"; return; }
+	[[ $steps == *"step:${c2:0:12}:bad"* && $steps == *"step:${c1:0:12}:good"* ]] ||
+		{ bad bisect "steps: $steps"; return; }
+	local weak; weak=$(q "$db" "SELECT ord FROM bisect_step WHERE n < 2 OR length(log) < 100 OR log NOT LIKE '%bisect step%' OR campaigns IS NULL OR build_key IS NULL")
+	[[ -z $weak ]] || { bad bisect "steps without values, log, campaign or build: $weak"; return; }
+	# The step campaigns are databases of their own, whole.
+	local camp
+	for camp in $(q "$db" "SELECT campaigns FROM bisect_step"); do
+		[[ $(q "$camp" "PRAGMA integrity_check") == ok ]] || { bad bisect "$camp: integrity"; return; }
+	done
+	[[ -n $(q "$db" "SELECT value FROM bisect_param WHERE key='git_bisect_log'" | grep "first bad commit: \[$c2\]") ]] ||
+		{ bad bisect "git bisect log not stored"; return; }
+	# The repository is as it was: same HEAD, clean tree, no bisection left running.
+	[[ $(git -C "$repo" rev-parse HEAD) == "$head_before" && -z $(git -C "$repo" status --porcelain) ]] ||
+		{ bad bisect "the repository's work tree or HEAD changed"; return; }
+	git -C "$repo" bisect log > /dev/null 2>&1 && { bad bisect "a bisection is still in progress"; return; }
+	# Every exported tree is gone: a bisection must not fill the disk.
+	local left; left=$(ls -d kernels/cache/src-${c0:0:16} kernels/cache/src-${c1:0:16} kernels/cache/src-${c2:0:16} kernels/cache/src-${c3:0:16} 2>/dev/null)
+	[[ -z $left ]] || { bad bisect "exported trees left behind: $left"; return; }
+	local chg; chg=$(q "$db" "SELECT printf('%+.0f%%', 100 * change) FROM bisect_step WHERE role='bad'")
+	ok "bisect: $c2 (the costly patch) named first bad in $((SECONDS - t0)) s; bad end $chg; steps $(q "$db" "SELECT COUNT(*) FROM bisect_step WHERE role='step'"), each with values, log and campaign; repository untouched"
+
+	# Ends that do not differ: nothing to bisect (the builds are cached by now).
+	rc=0
+	$lrb bisect --good "$c0" --bad "$c1" "${common[@]}" --reps 2 --metric anon:populate_s --dir "$out/none" \
+		> "$out/none.out" 2> "$out/none.err" || rc=$?
+	[[ $rc == 1 ]] && grep -q "anon:populate_s: nothing to bisect: the bad end is" "$out/none.out" ||
+		{ bad bisect-none "rc $rc: $(tail -5 "$out/none.out"; tail -5 "$out/none.err")"; return; }
+	[[ $(q "$out/none/bisect.db" "SELECT COUNT(*) FROM bisect_step WHERE role='step'") == 0 ]] ||
+		{ bad bisect-none "steps ran"; return; }
+	git -C "$repo" bisect log > /dev/null 2>&1 && { bad bisect-none "git bisect was started"; return; }
+	ok "bisect-none: ends without a regression are refused before git bisect starts"
+}
+
+tests=${LRUBENCH_TESTS:-"refuse slice noise verdict hang garbage panic crash oom qemu_killed lrubench_killed lrubench_interrupted odd_paths disk_full catalogue lowmem shards kbuild kbuild_errors bisect"}
 for t in $tests; do
 	echo "== $t" >&2
 	"test_$t"

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Metric bisection: which commit between a good and a bad kernel made a
+ * metric worse. `lrubench bisect` (cmd-bisect.c) measures both ends, then
+ * drives `git bisect run`; this file is the rule that calls one commit good
+ * or bad, and the database where every step lands (bisect-db.c).
+ *
+ * The good end runs beside every commit measured, interleaved (good, X,
+ * good, X, ...), so a host that drifts between steps (load, thermals)
+ * cannot pass for a change.
+ *
+ * The rule. Changes are relative to the good end's mean and oriented so
+ * that positive is worse (the metric's better direction decides):
+ *   worse = (mean(x) - mean(good)) / |mean(good)|, negated when higher is
+ *   better; [lo, hi] its seeded percentile bootstrap interval (stats.h).
+ * The ends must bracket a regression beyond doubt: Welch's t test of the
+ * two ends gives p < alpha, the bad end's interval lies wholly above zero
+ * and its change is at least the minimum effect; otherwise there is nothing
+ * to bisect. (Welch's test guards the bootstrap, whose percentile interval
+ * is too narrow with the three or so runs a side a bisection affords.) The threshold is half the bad end's change (the
+ * midpoint between the ends). A commit is
+ *   bad        when its interval lies wholly above the threshold,
+ *   good       when wholly below it,
+ *   undecided  otherwise: the caller measures more repetitions, up to its
+ *              limit, and then tells git to skip the commit.
+ */
+#ifndef LRUBENCH_BISECT_H
+#define LRUBENCH_BISECT_H
+
+#include "metrics.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum bisect_call { BISECT_GOOD, BISECT_BAD, BISECT_UNDECIDED };
+
+struct bisect_rule {
+	double min_effect; /* the least relative change the ends must show, 0.05 */
+	double alpha;	   /* Welch's p the ends must beat, 0.05 */
+	double level;	   /* of the bootstrap interval, 0.95 */
+	uint64_t seed;	   /* of the bootstrap */
+	unsigned resamples;
+};
+#define BISECT_RULE_DEFAULT \
+	((struct bisect_rule){                                                         \
+		.min_effect = 0.05, .alpha = 0.05, .level = 0.95, .seed = 1, .resamples = 10000 })
+
+struct bisect_judgement {
+	size_t n_good, n;
+	double mean_good, mean;
+	double worse, lo, hi; /* relative change against the good end, positive = worse */
+	double p;	      /* Welch's two-sided p of the difference of the means */
+	enum bisect_call call; /* against the threshold given */
+};
+
+/*
+ * Judge the values x of one commit against the good end's. better must be
+ * BETTER_HIGHER or BETTER_LOWER. -EINVAL when a side has fewer than 2
+ * values or better has no direction, -EDOM when the good end's mean is 0
+ * (no relative change exists).
+ */
+int bisect_judge(const double *good, size_t ng, const double *x, size_t nx,
+		 enum metric_better better, double threshold, const struct bisect_rule *rule,
+		 struct bisect_judgement *ret);
+
+/*
+ * Whether the bad end's judgement (threshold ignored) brackets a regression.
+ * Returns 0 and the threshold for the steps (half its change), or -EDOM
+ * with *ret_why saying why not (malloc'd).
+ */
+int bisect_threshold(const struct bisect_judgement *bad_end, const struct bisect_rule *rule,
+		     double *ret_threshold, char **ret_why);
+
+const char *bisect_call_name(enum bisect_call c);
+
+/*
+ * The bisection database: one SQLite file per bisection, beside the step
+ * campaigns' own databases. Tables:
+ *   bisect_param(key, value)   the inputs (repo, good, bad, recipe and its
+ *                              text, plan and its text, variant, metric, rule),
+ *                              the threshold and the outcome (first_bad,
+ *                              git_bisect_log)
+ *   bisect_step(...)           one row per commit measured: the ends (role
+ *                              good, bad) and git's steps (role step): the
+ *                              build, the campaign databases, the values and
+ *                              the good end's measured interleaved with them,
+ *                              the judgement, the decision told to git (good,
+ *                              bad, skip) or error, why, and the step's log
+ */
+struct bisect_db;
+
+struct bisect_step {
+	int64_t id;
+	int ord;
+	const char *role;   /* good, bad, step */
+	const char *commit; /* full sha */
+	const char *subject;
+	const char *build_key;
+	const char *campaigns; /* the step's campaign databases, space separated */
+	const double *vals;
+	size_t n;
+	const double *good_vals; /* the good end's, measured interleaved with vals */
+	size_t ngood;
+	const struct bisect_judgement *j; /* NULL for none */
+	double threshold;		  /* NAN for the ends */
+	const char *decision;		  /* good, bad, skip, error; NULL while running */
+	const char *reason;
+};
+
+int bisect_db__open(const char *path, struct bisect_db **ret, char **ret_err);
+void bisect_db__close(struct bisect_db *db);
+void bisect_db__closep(struct bisect_db **db);
+
+int bisect_db__param_set(struct bisect_db *db, const char *key, const char *value);
+/* -ENOENT when absent; *ret malloc'd. */
+int bisect_db__param_get(struct bisect_db *db, const char *key, char **ret);
+
+/* A new step row (role, commit, subject), numbered in order; *ret_ord its number. */
+int bisect_db__step_begin(struct bisect_db *db, const char *role, const char *commit,
+			  const char *subject, int64_t *ret_id, int *ret_ord);
+/* Record what a step found (s->id names the row). */
+int bisect_db__step_finish(struct bisect_db *db, const struct bisect_step *s);
+int bisect_db__step_log(struct bisect_db *db, int64_t id, const char *log, size_t len);
+/*
+ * A step's values and the good end's measured beside them (malloc'd; NULL
+ * and 0 for none). -ENOENT when there is no such step.
+ */
+int bisect_db__values(struct bisect_db *db, int64_t id, double **ret_vals, size_t *ret_n,
+		      double **ret_good, size_t *ret_ngood);
+/* Print the steps as a table (ord, role, commit, subject, n, mean, change, decision). */
+int bisect_db__print(struct bisect_db *db, FILE *f);
+
+const char *bisect_db__errmsg(struct bisect_db *db);
+
+#endif
