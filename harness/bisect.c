@@ -63,7 +63,7 @@ int bisect_judge(const double *good, size_t ng, const double *x, size_t nx,
 
 		j.p = stats__welch(good, ng, x, nx, &t) == 0 ? t.p : NAN;
 	}
-	if (j.lo > threshold)
+	if (j.lo > threshold && j.p < rule->alpha)
 		j.call = BISECT_BAD;
 	else if (j.hi < threshold)
 		j.call = BISECT_GOOD;

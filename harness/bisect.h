@@ -19,7 +19,8 @@
  * to bisect. (Welch's test guards the bootstrap, whose percentile interval
  * is too narrow with the three or so runs a side a bisection affords.) The threshold is half the bad end's change (the
  * midpoint between the ends). A commit is
- *   bad        when its interval lies wholly above the threshold,
+ *   bad        when its interval lies wholly above the threshold and
+ *              Welch's test against the good end gives p < alpha,
  *   good       when wholly below it,
  *   undecided  otherwise: the caller measures more repetitions, up to its
  *              limit, and then tells git to skip the commit.

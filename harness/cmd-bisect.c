@@ -242,8 +242,14 @@ static int step_plan(const struct bisect_ctx *c, const char *name, int batch, co
 	_cleanup_free_ char *remap = xasprintf("good\t%s\t%s\n%s\t%s\t%s\nbaseline\tgood\n",
 					       c->variant, good_image, xlabel, c->variant, x_image);
 	struct plan *p = NULL;
-	int r = plan__parse(c->plan_path, c->plan_text, &p, ret_err);
+	int r;
 
+	if (strpbrk(good_image, "\t\n") || strpbrk(x_image, "\t\n")) {
+		*ret_err = xasprintf("a kernel path holds a tab or a newline: %s, %s", good_image,
+				     x_image);
+		return -EINVAL;
+	}
+	r = plan__parse(c->plan_path, c->plan_text, &p, ret_err);
 	if (r < 0)
 		return r;
 	if (plan__remap(p, remap, ret_err) < 0) {
@@ -252,6 +258,9 @@ static int step_plan(const struct bisect_ctx *c, const char *name, int batch, co
 	}
 	free(p->name);
 	p->name = xstrdup(name);
+	/* Every batch is a campaign of its own: a warm-up would leave small batches
+	 * without a measured run. The plan's warm-up is for long campaigns. */
+	p->warmup = 0;
 	/* A later batch's workloads draw other random streams than the first's. */
 	p->seed += (uint64_t)batch * 1000003u;
 	*ret = p;
@@ -357,7 +366,7 @@ static int step_measure(struct bisect_ctx *c, struct measurement *m)
 	size_t n = 0, ng = 0;
 	struct bisect_judgement j;
 	bool judged = false;
-	int failed = 0, runs = 0;
+	int failed = 0, gfailed = 0, runs = 0;
 
 	log_info("bisect: #%d %.12s: building %s on the good end %.12s and on it", m->x.ord, sha,
 		 c->recipe_path, m->good.commit);
@@ -413,16 +422,26 @@ static int step_measure(struct bisect_ctx *c, struct measurement *m)
 		if (r != 0)
 			return step_end(c, m, "error", "the campaign failed (its log above)",
 					STEP_ERROR);
-		if (campaign_values(db, c->metric, xlabel, &vals, &n, &failed, &err) < 0 ||
-		    campaign_values(db, c->metric, "good", &good, &ng, &failed, &err) < 0) {
+		r = campaign_values(db, c->metric, xlabel, &vals, &n, &failed, &err);
+		m->x.vals = vals; /* a realloc may have moved them */
+		m->x.n = n;
+		if (r == 0)
+			r = campaign_values(db, c->metric, "good", &good, &ng, &gfailed, &err);
+		m->x.good_vals = m->good.vals = good;
+		m->x.ngood = m->good.n = ng;
+		if (r < 0) {
 			log_err("bisect: %s", err);
 			return step_end(c, m, "error", err, STEP_ERROR);
 		}
-		m->x.vals = vals;
-		m->x.n = n;
-		m->x.good_vals = m->good.vals = good;
-		m->x.ngood = m->good.n = ng;
-		if (n == before || ng == gbefore)
+		if (ng == gbefore) {
+			/* The good end is known to work: its runs failing is the host's trouble,
+			 * no verdict on the commit. */
+			reason = xasprintf("no run of the good end measured %s in this batch (%d "
+					   "failed): the host, not the commit",
+					   c->metric, gfailed);
+			return step_end(c, m, "error", reason, STEP_ERROR);
+		}
+		if (n == before)
 			break; /* no run measured it: a kernel that fails every run stays failing */
 		if (n < 2 || ng < 2)
 			continue;
@@ -467,6 +486,17 @@ static int step_measure(struct bisect_ctx *c, struct measurement *m)
 	return step_end(c, m, "skip", reason, STEP_SKIP);
 }
 
+static int reopen(struct bisect_ctx *c)
+{
+	_cleanup_free_ char *err = NULL;
+
+	if (bisect_db__open(c->db_path, &c->db, &err) < 0) {
+		log_err("bisect: %s", err);
+		return -EIO;
+	}
+	return 0;
+}
+
 /*
  * Measure sha (the bad end when ends, else a step) in a child whose stdout
  * and stderr are the measurement's log: shown on stderr as it comes and
@@ -507,15 +537,18 @@ static int step_run(struct bisect_ctx *c, const char *sha, bool ends)
 	}
 	fflush(stdout);
 	fflush(stderr);
+	/* No SQLite connection may cross a fork: close ours, the child opens its
+	 * own, and ours is opened again once the child is gone. */
+	bisect_db__closep(&c->db);
 	pid = fork();
 	if (pid < 0) {
 		log_err("bisect: fork: %s", strerror(errno));
 		close(fds[0]);
 		close(fds[1]);
+		reopen(c);
 		return STEP_ERROR;
 	}
 	if (pid == 0) {
-		/* The child: its own database connection, never the parent's. */
 		struct bisect_ctx child = *c;
 
 		close(fds[0]);
@@ -550,14 +583,28 @@ static int step_run(struct bisect_ctx *c, const char *sha, bool ends)
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	fclose(f);
+	if (reopen(c) < 0)
+		return STEP_ERROR;
 	if (bisect_db__step_log(c->db, m.x.id, log, len) < 0 ||
 	    (ends && bisect_db__step_log(c->db, m.good.id, log, len) < 0))
 		log_err("bisect: %s: storing step %d's log: %s", c->db_path, m.x.ord,
 			bisect_db__errmsg(c->db));
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
-	log_err("bisect: step %d (%.12s) died: signal %d", m.x.ord, sha, WTERMSIG(status));
-	return STEP_ERROR;
+	/* Killed (Ctrl-C during a build): its rows say so rather than "running". */
+	{
+		_cleanup_free_ char *why = xasprintf("the step's process died: signal %d",
+						     WTERMSIG(status));
+
+		m.x.decision = m.good.decision = "error";
+		m.x.reason = m.good.reason = why;
+		bisect_db__step_finish(c->db, &m.x);
+		if (ends)
+			bisect_db__step_finish(c->db, &m.good);
+		log_err("bisect: step %d (%.12s): %s", m.x.ord, sha, why);
+	}
+	return WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGTERM ? STEP_INTERRUPTED
+									  : STEP_ERROR;
 db_err:
 	log_err("bisect: %s: %s", c->db_path, bisect_db__errmsg(c->db));
 	return STEP_ERROR;
@@ -680,6 +727,10 @@ int cmd_bisect_step(int argc, char **argv)
 		return 128;
 	}
 	catch_signals();
+	if (access(argv[1], R_OK | W_OK) < 0) {
+		log_err("bisect: %s: %s", argv[1], strerror(errno));
+		return 128;
+	}
 	if (ctx_load(&c, argv[1]) < 0) {
 		ctx_clear(&c);
 		return 128;
@@ -879,7 +930,7 @@ static char *first_bad(const char *out)
 	regmatch_t m[2];
 	char *sha = NULL;
 
-	if (regcomp(&re, "([0-9a-f]{40}) is the first bad commit", REG_EXTENDED))
+	if (regcomp(&re, "^([0-9a-f]{40,64}) is the first bad commit", REG_EXTENDED | REG_NEWLINE))
 		return NULL;
 	if (regexec(&re, out, 2, m, 0) == 0)
 		sha = strndup(out + m[1].rm_so, (size_t)(m[1].rm_eo - m[1].rm_so));
@@ -936,7 +987,7 @@ static int bisect_drive(struct bisect_ctx *c, const char *good, const char *bad)
 		bisect_db__param_set(c->db, "outcome", line);
 		printf("\nfirst bad commit: %s\n", line);
 		ex = 0;
-	} else if (interrupted || rc == 130 || rc == 128 + SIGINT) {
+	} else if (interrupted || rc == 128 + SIGINT || rc == 128 + SIGTERM) {
 		bisect_db__param_set(c->db, "outcome", "interrupted");
 		ex = 130;
 	} else if (strstr(out, "only 'skip'ped commits left")) {

@@ -603,6 +603,7 @@ struct kb {
 	char base_sha[65];
 	char *patches_desc, *fragments_desc, *base_desc;
 	char prekey[65];
+	bool exported; /* this build exported a git source's tree (drop_git_source) */
 	char *work, *src, *obj, *log_path;
 	FILE *log;
 	char tail[TAIL_KEEP];
@@ -1459,6 +1460,7 @@ static int materialize_source(struct kb *b, char **ret_tree)
 		return fail(b, rc, "rename %s -> %s: %s", tmp, dir, strerror(-rc));
 	}
 	rm_rf(tmp);
+	b->exported = r->source_kind == KBUILD_SRC_GIT;
 	*ret_tree = TAKE_PTR(tree);
 	return 0;
 }
@@ -1986,7 +1988,7 @@ out:
 	}
 	if (b->work && is_dir(b->work))
 		rm_rf(b->work);
-	if (b->o->drop_git_source && b->r->source_kind == KBUILD_SRC_GIT) {
+	if (b->o->drop_git_source && b->exported) {
 		_cleanup_free_ char *src = xasprintf("%s/src-%.16s", b->cache,
 						     strchr(b->source_id, ':') + 1);
 

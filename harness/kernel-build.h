@@ -124,8 +124,8 @@ struct kbuild_opts {
 	int jobs;	       /* make -j, default the number of CPUs */
 	bool force;	       /* build even when the cache has it */
 	bool no_ccache;	       /* compile without ccache even when it is installed */
-	/* Remove a git source's exported tree after the build (a bisection builds
-	 * each commit once: its trees would fill the disk). */
+	/* Remove a git source's tree after the build when this build exported it
+	 * (a bisection builds each commit once: its trees would fill the disk). */
 	bool drop_git_source;
 	/* Progress, for the caller to show (stderr): a stage and a message. */
 	void (*progress)(void *ctx, enum kbuild_stage stage, const char *msg);

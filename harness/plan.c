@@ -909,12 +909,17 @@ int plan__remap(struct plan *p, const char *text, char **ret_err)
 	char *save = NULL;
 	bool based = false;
 
+	/* Once per plan: the stored text re-makes the variants from the parsed ones. */
+	if (p->remap) {
+		*ret_err = xstrdup("variant remap: the plan's variants were re-made already");
+		return -EINVAL;
+	}
 	for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-		char *f[3] = { 0 }, *fsave = NULL;
+		char *f[4] = { 0 }, *fsave = NULL;
 		size_t nf = 0, from;
 
 		line++;
-		for (char *t = strtok_r(l, "\t", &fsave); t && nf < 3; t = strtok_r(NULL, "\t", &fsave))
+		for (char *t = strtok_r(l, "\t", &fsave); t && nf < 4; t = strtok_r(NULL, "\t", &fsave))
 			f[nf++] = t;
 		if (nf == 2 && !strcmp(f[0], "baseline")) {
 			free(baseline);
@@ -959,12 +964,7 @@ int plan__remap(struct plan *p, const char *text, char **ret_err)
 	p->nvariants = n;
 	free(p->baseline);
 	p->baseline = TAKE_PTR(baseline);
-	{
-		char *t = xasprintf("%s%s", p->remap ? p->remap : "", text);
-
-		free(p->remap);
-		p->remap = t;
-	}
+	p->remap = xstrdup(text);
 	return 0;
 bad:
 	*ret_err = line ? xasprintf("variant remap, line %u: expected NAME<tab>FROM<tab>KERNEL "

@@ -115,10 +115,10 @@ void plan__freep(struct plan **p);
  * Re-make the plan's variants (lrubench ab, bisect): one line per new
  * variant, in campaign order, "NAME<tab>FROM<tab>KERNEL" (variant FROM's LRU
  * mode, knobs and overrides on KERNEL, whose config and modules are its
- * own), and a line "baseline<tab>NAME". The text accumulates in p->remap,
- * which the campaign stores, so that its workers and --resume re-make the
- * same variants from the plan's text. 0, or -EINVAL with *ret_err (the plan
- * unchanged).
+ * own), and a line "baseline<tab>NAME". Once per plan: the text is kept in
+ * p->remap, which the campaign stores, so that its workers and --resume
+ * re-make the same variants from the plan's text. 0, or -EINVAL with
+ * *ret_err (the plan unchanged).
  */
 int plan__remap(struct plan *p, const char *text, char **ret_err);
 

@@ -666,7 +666,9 @@ test_bisect() {
 	local commits; commits=($(bisect_repo "$repo")) || { bad bisect "could not make the synthetic history"; return; }
 	((${#commits[@]} == 4)) || { bad bisect "history has ${#commits[@]} commits: ${commits[*]}"; return; }
 	local c0=${commits[0]} c1=${commits[1]} c2=${commits[2]} c3=${commits[3]}
-	local head_before; head_before=$(git -C "$repo" rev-parse HEAD)
+	local head_before reflog_before
+	head_before=$(git -C "$repo" rev-parse HEAD)
+	reflog_before=$(git -C "$repo" reflog | wc -l) # a checkout would add to it, even one undone
 	local common=(--repo "$repo" --recipe minimal --plan harness/tests/plans/bisect.ini --accel tcg)
 
 	# Mistakes are caught before anything builds.
@@ -701,16 +703,21 @@ test_bisect() {
 	# The step campaigns are databases of their own, whole.
 	local camp
 	for camp in $(q "$db" "SELECT campaigns FROM bisect_step"); do
-		[[ $(q "$camp" "PRAGMA integrity_check") == ok ]] || { bad bisect "$camp: integrity"; return; }
+		[[ -s $camp && $(q "$camp" "PRAGMA integrity_check") == ok ]] || { bad bisect "$camp: missing or not whole"; return; }
+		[[ $(q "$camp" "SELECT COUNT(*) FROM run WHERE status='completed'") -ge 4 ]] ||
+			{ bad bisect "$camp: fewer than 4 completed runs"; return; }
 	done
 	[[ -n $(q "$db" "SELECT value FROM bisect_param WHERE key='git_bisect_log'" | grep "first bad commit: \[$c2\]") ]] ||
 		{ bad bisect "git bisect log not stored"; return; }
 	# The repository is as it was: same HEAD, clean tree, no bisection left running.
-	[[ $(git -C "$repo" rev-parse HEAD) == "$head_before" && -z $(git -C "$repo" status --porcelain) ]] ||
-		{ bad bisect "the repository's work tree or HEAD changed"; return; }
+	[[ $(git -C "$repo" rev-parse HEAD) == "$head_before" && -z $(git -C "$repo" status --porcelain) &&
+		$(git -C "$repo" reflog | wc -l) == "$reflog_before" ]] ||
+		{ bad bisect "the repository's work tree, HEAD or reflog changed"; return; }
 	git -C "$repo" bisect log > /dev/null 2>&1 && { bad bisect "a bisection is still in progress"; return; }
 	# Every exported tree is gone: a bisection must not fill the disk.
-	local left; left=$(ls -d kernels/cache/src-${c0:0:16} kernels/cache/src-${c1:0:16} kernels/cache/src-${c2:0:16} kernels/cache/src-${c3:0:16} 2>/dev/null)
+	local kc=${LRUBENCH_KERNELS:-kernels/cache} left
+	[[ -d $kc/ccache ]] || { bad bisect "no kernel cache at $kc"; return; }
+	left=$(ls -d "$kc/src-${c0:0:16}" "$kc/src-${c1:0:16}" "$kc/src-${c2:0:16}" "$kc/src-${c3:0:16}" 2>/dev/null)
 	[[ -z $left ]] || { bad bisect "exported trees left behind: $left"; return; }
 	local chg; chg=$(q "$db" "SELECT printf('%+.0f%%', 100 * change) FROM bisect_step WHERE role='bad'")
 	ok "bisect: $c2 (the costly patch) named first bad in $((SECONDS - t0)) s; bad end $chg; steps $(q "$db" "SELECT COUNT(*) FROM bisect_step WHERE role='step'"), each with values, log and campaign; repository untouched"
@@ -723,7 +730,8 @@ test_bisect() {
 		{ bad bisect-none "rc $rc: $(tail -5 "$out/none.out"; tail -5 "$out/none.err")"; return; }
 	[[ $(q "$out/none/bisect.db" "SELECT COUNT(*) FROM bisect_step WHERE role='step'") == 0 ]] ||
 		{ bad bisect-none "steps ran"; return; }
-	git -C "$repo" bisect log > /dev/null 2>&1 && { bad bisect-none "git bisect was started"; return; }
+	[[ -z $(q "$out/none/bisect.db" "SELECT value FROM bisect_param WHERE key IN ('git_bisect_log', 'git_bisect_run')") ]] ||
+		{ bad bisect-none "git bisect was started"; return; }
 	ok "bisect-none: ends without a regression are refused before git bisect starts"
 }
 

@@ -46,6 +46,14 @@ static void test_judge_lower_is_better(void **state)
 	assert_int_equal(bisect_judge(good, 5, good, 5, BETTER_LOWER, thr, &rule, &j), 0);
 	assert_int_equal(j.call, BISECT_GOOD);
 	assert_true(fabs(j.worse) < 1e-12);
+	/* Beyond the threshold but not beyond doubt (two noisy runs): not bad. */
+	{
+		const double g2[] = { 1.00, 1.10 }, b2[] = { 1.12, 1.30 };
+
+		assert_int_equal(bisect_judge(g2, 2, b2, 2, BETTER_LOWER, 0.01, &rule, &j), 0);
+		assert_true(j.lo > 0.01 && j.p > rule.alpha);
+		assert_int_equal(j.call, BISECT_UNDECIDED);
+	}
 	assert_int_equal(bisect_judge(good, 5, mid, 5, BETTER_LOWER, thr, &rule, &j), 0);
 	assert_int_equal(j.call, BISECT_UNDECIDED);
 	assert_true(j.lo < thr && j.hi > thr);

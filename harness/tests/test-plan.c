@@ -341,6 +341,9 @@ static void test_remap(void **state)
 			 -EINVAL);
 	assert_non_null(strstr(err, "variant 'a' twice"));
 	free(err);
+	assert_int_equal(plan__remap(p, "a\tmglru\t/k\textra\nbaseline\ta\n", &err), -EINVAL);
+	assert_non_null(strstr(err, "line 1: expected NAME<tab>FROM<tab>KERNEL"));
+	free(err);
 	assert_int_equal(plan__remap(p, "a\tmglru\t/k\nbaseline\tb\n", &err), -EINVAL);
 	assert_non_null(strstr(err, "no baseline among them"));
 	free(err);
@@ -365,6 +368,11 @@ static void test_remap(void **state)
 	}
 	assert_string_equal(p->baseline, "good");
 	assert_string_equal(p->remap, remap); /* for the campaign to store */
+	/* Once: a second text would name variants the stored one re-made. */
+	assert_int_equal(plan__remap(p, "x\tgood\t/k\nbaseline\tx\n", &err), -EINVAL);
+	assert_non_null(strstr(err, "re-made already"));
+	free(err);
+	assert_string_equal(p->variants[0].name, "good");
 	plan__free(p); /* no leak, no double free (ASan) */
 }
 
