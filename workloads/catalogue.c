@@ -29,6 +29,7 @@
 
 static const char *const tools_fio[] = { "fio", NULL };
 static const char *const tools_sysbench[] = { "sysbench", NULL };
+static const char *const tools_shell[] = { "bash", "cat", NULL };
 
 static const struct workload_def anon_zipf = {
 	.name = "anon-zipf",
@@ -371,9 +372,34 @@ static const struct workload_def lowmem_cost = {
 	.scratch = true,
 };
 
+/* Not a reclaim scenario: the benchmark's yardstick for the agent's own sampler. */
+static const struct workload_def shell_monitor = {
+	.name = "shell-monitor",
+	.binary = "/bin/wl-shell-monitor",
+	.claims = "bench",
+	.description = "a bash loop that cats the files the agent samples, every interval, one "
+		       "cat process per file group: the agent's sampler's yardstick; one op = "
+		       "one sample",
+	.params = (const struct wl_param[]){
+		PARAM("interval", WLP_DURATION, "1s", "between samples (bash's read -t)"),
+		PARAM("duration", WLP_DURATION, "20s", "how long it samples"),
+		{},
+	},
+	.metrics = (const struct wl_metric[]){
+		COMMON_METRICS,
+		METRIC("samples", "samples", "none", "passes over the files"),
+		METRIC("cpu_ns_per_sample", "ns", "lower",
+		       "CPU of bash and its cats per sample (beside agent:cpu_ns per sample)"),
+		METRIC("cpu_pct", "pct", "lower", "that CPU as a share of one CPU's time"),
+		{},
+	},
+	.tools = tools_shell,
+};
+
 const struct workload_def *const workload_catalogue[] = {
 	&anon_zipf,   &file_zipf, &stream_hot,	    &mmap_stride, &anon_file_mix, &proactive,
-	&app_switch,  &sqlite_kv, &sysbench_fileio, &dirty_write, &lowmem_cost,	  NULL,
+	&app_switch,  &sqlite_kv, &sysbench_fileio, &dirty_write, &lowmem_cost, &shell_monitor,
+	NULL,
 };
 
 const struct workload_def *workload_find(const char *name)

@@ -11,19 +11,25 @@ q() { sqlite3 -batch -noheader "$1" "$2"; }
 echo "== host ingest rate (a real 6.1 sample repeated, 4 KiB chunks, WAL store)"
 $build/bench-ingest harness/tests/fixtures/stream/mglru-6.1-clean.stream 5000 "$tmp/ingest.db"
 
+# The sampler in a guest with 8 memcgs, beside a shell monitor (bash + cat, a process
+# per cat) that reads the same files at the same interval (workloads/wl-shell-monitor.c).
 for iv in 1s 100ms; do
-	sed "s/^interval = .*/interval = $iv/" harness/tests/plans/one.ini > "$tmp/one-$iv.ini"
-	$build/lrubench run "$tmp/one-$iv.ini" --db "$tmp/$iv.db" > /dev/null 2> "$tmp/$iv.err" ||
+	sed -e "s/^interval = .*/interval = $iv/" harness/tests/plans/sampler.ini > "$tmp/sampler-$iv.ini"
+	$build/lrubench run "$tmp/sampler-$iv.ini" --db "$tmp/$iv.db" > /dev/null 2> "$tmp/$iv.err" ||
 		{ tail -5 "$tmp/$iv.err"; exit 1; }
-	echo "== guest at interval $iv ($(q "$tmp/$iv.db" "SELECT value FROM run_prov WHERE key='accel'"))"
+	echo "== guest at interval $iv, 8 memcgs ($(q "$tmp/$iv.db" "SELECT value FROM run_prov WHERE key='accel'"))"
 	q "$tmp/$iv.db" "SELECT 'boot to agent: ' || value || ' s' FROM run_prov WHERE key='boot_to_agent_s'"
-	q "$tmp/$iv.db" "SELECT printf('sampler: %d samples, agent CPU %.2f ms per sample, %.2f%% of one vCPU; %.2f ms to take a sample; %.1f KB streamed per sample',
+	q "$tmp/$iv.db" "SELECT printf('agent sampler: %d samples, CPU %.2f ms per sample, %.2f%% of one vCPU; %.2f ms to take a sample; %.1f KB streamed per sample',
 		COUNT(DISTINCT seq),
 		(MAX(CASE WHEN metric='agent:cpu_ns' THEN v END) - MIN(CASE WHEN metric='agent:cpu_ns' THEN v END)) / 1e6 / (COUNT(DISTINCT seq) - 1),
 		100.0 * (MAX(CASE WHEN metric='agent:cpu_ns' THEN v END) - MIN(CASE WHEN metric='agent:cpu_ns' THEN v END)) / (MAX(t_ns) - MIN(t_ns)),
 		AVG(CASE WHEN metric='agent:sample_ns' THEN v END) / 1e6,
 		(SELECT CAST(value AS REAL) FROM run_prov WHERE key='stream.bytes') / 1024.0 / COUNT(DISTINCT seq))
 		FROM v_value"
+	q "$tmp/$iv.db" "SELECT printf('shell monitor: %d samples, CPU %.2f ms per sample, %.2f%% of one vCPU; %.2f ms to take a sample (median)',
+		MAX(CASE WHEN key='samples' THEN value END), MAX(CASE WHEN key='cpu_ns_per_sample' THEN value END) / 1e6,
+		MAX(CASE WHEN key='cpu_pct' THEN value END), MAX(CASE WHEN key='lat_p50' THEN value END) / 1e6)
+		FROM result WHERE workload='shell'"
 done
 
 echo "== -j 1 vs -j 2: 4 runs of the one-run plan"
@@ -32,8 +38,28 @@ for j in 1 2; do
 	$build/lrubench run harness/tests/plans/one.ini --reps 4 -j $j --db "$tmp/j$j.db" > /dev/null 2> "$tmp/j$j.err" ||
 		{ tail -5 "$tmp/j$j.err"; exit 1; }
 	end=$(date +%s.%N)
+	[[ $j == 1 ]] && wall_j1=$(echo "$end - $start" | bc)
 	echo "-j $j: $(echo "$end - $start" | bc) s wall for $(q "$tmp/j$j.db" "SELECT COUNT(*) FROM run WHERE status='completed'") completed runs"
 done
+
+echo "== the harness's share of the -j 1 campaign's wall time (all but the workloads' own run time)"
+# The workloads' time per run: first workload-start to last workload-exit, on the guest's clock.
+work=$(q "$tmp/j1.db" "SELECT SUM(w) / 1e9 FROM (SELECT MAX(CASE WHEN kind='workload-exit' THEN t_ns END) -
+	MIN(CASE WHEN kind='workload-start' THEN t_ns END) w FROM event GROUP BY run_id)")
+wall1=$(q "$tmp/j1.db" "SELECT (MAX(ended_ns) - MIN(started_ns)) / 1e9 FROM run")
+echo "workloads ran $work s of the runs' $wall1 s and the command's $wall_j1 s wall:" \
+	"harness share $(awk -v w="$work" -v t="$wall_j1" 'BEGIN { printf "%.1f", 100 * (1 - w / t) }')% (boot, setup, teardown, ingest, scheduling, build checks)"
+
+echo "== minimum detectable effect of the quick plan (A/A: its baseline variant against itself, 2 + 2 runs)"
+$build/lrubench noise workloads/plans/quick.ini --db "$tmp/aa.db" > /dev/null 2> "$tmp/aa.err" ||
+	{ tail -5 "$tmp/aa.err"; exit 1; }
+q "$tmp/aa.db" "SELECT printf('%-26s cv %5.1f%%  MDE %6.1f%%', label, 100 * cv, 100 * mde) FROM noise
+	WHERE label IN ('mix:anon_steal_pct', 'mix:majflt', 'scan:hot_majflt', 'scan:lat_p99',
+		'scan:stream_throughput', 'kv:throughput', 'kv:lat_p99', 'files:throughput', 'files:hit_ratio')
+	ORDER BY label"
+q "$tmp/aa.db" "SELECT printf('all %d metrics with a direction: median MDE %.1f%% (alpha 0.05, power 0.8, n = %d a side)',
+	COUNT(*), 100 * (SELECT mde FROM noise WHERE mde IS NOT NULL ORDER BY mde LIMIT 1 OFFSET (SELECT COUNT(*) FROM noise WHERE mde IS NOT NULL) / 2), MAX(n))
+	FROM noise WHERE mde IS NOT NULL"
 
 echo "== merge: 8 shards of real runs (the -j 1 campaign's database relabelled as repetitions 4k..4k+3)"
 for k in 0 1 2 3 4 5 6 7; do
