@@ -453,7 +453,9 @@ static int step_measure(struct bisect_ctx *c, struct measurement *m)
 			 "%.0f%% interval [%+.1f%%, %+.1f%%]%s",
 			 m->x.ord, sha, c->metric, j.mean, j.mean_good, 100 * j.worse,
 			 100 * c->rule.level, 100 * j.lo, 100 * j.hi,
-			 !m->ends && j.call == BISECT_UNDECIDED ? ": straddles the threshold" : "");
+			 m->ends || j.call != BISECT_UNDECIDED ? ""
+			 : j.lo > c->threshold		       ? ": above the threshold, not beyond doubt"
+							       : ": straddles the threshold");
 		if (m->ends || j.call != BISECT_UNDECIDED)
 			break;
 	}
@@ -470,11 +472,13 @@ static int step_measure(struct bisect_ctx *c, struct measurement *m)
 	if (m->ends)
 		return step_end(c, m, "ok", NULL, STEP_GOOD);
 	reason = xasprintf("%+.1f%% worse than the good end, interval [%+.1f%%, %+.1f%%] %s the "
-			   "threshold %+.1f%% (%zu runs)",
+			   "threshold %+.1f%%, Welch p = %.2g (%zu runs)",
 			   100 * j.worse, 100 * j.lo, 100 * j.hi,
-			   j.call == BISECT_BAD ? "wholly above" :
-			   j.call == BISECT_GOOD ? "wholly below" : "straddles",
-			   100 * c->threshold, n);
+			   j.call == BISECT_BAD	 ? "wholly above"
+			   : j.call == BISECT_GOOD ? "wholly below"
+			   : j.lo > c->threshold	 ? "wholly above (but p >= alpha)"
+						 : "straddles",
+			   100 * c->threshold, j.p, n);
 	switch (j.call) {
 	case BISECT_BAD:
 		return step_end(c, m, "bad", reason, STEP_BAD);
@@ -781,12 +785,13 @@ static void usage(FILE *f)
 		"  -j, --jobs N           guests at once (default 1: timing metrics stay clean)\n"
 		"  --accel auto|kvm|tcg   accelerator\n"
 		"  --timeout DURATION     per-run limit (overrides the plan)\n"
-		"A step is bad when the %.0f%% bootstrap interval of its change against the good\n"
-		"end lies wholly beyond half the bad end's change, good when wholly short of it;\n"
-		"otherwise --reps more runs, up to --max-reps, then git skips it. A commit that\n"
-		"does not build or measures nothing is skipped. Exit: 0 first bad commit found,\n"
-		"1 no regression between the ends or only skipped commits left, 2 error,\n"
-		"130 interrupted.\n",
+		"Each commit runs beside the good end, interleaved. A step is bad when the %.0f%%\n"
+		"bootstrap interval of its change against the good end lies wholly beyond half\n"
+		"the bad end's change and Welch's p < 0.05, good when the interval is wholly\n"
+		"short of it; otherwise --reps more runs, up to --max-reps, then git skips it.\n"
+		"A commit that does not build or measures nothing is skipped. Exit: 0 first bad\n"
+		"commit found, 1 no regression between the ends or only skipped commits left,\n"
+		"2 error, 130 interrupted.\n",
 		path_recipes(), path_default_plan(), 100 * BISECT_RULE_DEFAULT.level);
 }
 
