@@ -5,6 +5,8 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
@@ -294,4 +296,67 @@ int bisect_db__print(struct bisect_db *db, FILE *f)
 	}
 	sqlite3_finalize(s);
 	return rc == SQLITE_DONE ? 0 : -EIO;
+}
+
+/* The rule's fields as parameters: one row each, so none is saved and not loaded. */
+static const struct {
+	const char *key;
+	size_t off;
+	bool integer;
+} rule_params[] = {
+	{ "rule.min_effect", offsetof(struct bisect_rule, min_effect), false },
+	{ "rule.alpha", offsetof(struct bisect_rule, alpha), false },
+	{ "rule.level", offsetof(struct bisect_rule, level), false },
+	{ "rule.seed", offsetof(struct bisect_rule, seed), true },
+	{ "rule.resamples", offsetof(struct bisect_rule, resamples), true },
+};
+
+int bisect_db__rule_save(struct bisect_db *db, const struct bisect_rule *rule)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(rule_params); i++) {
+		const char *f = (const char *)rule + rule_params[i].off;
+		_cleanup_free_ char *v =
+			!rule_params[i].integer ? xasprintf("%.17g", *(const double *)f)
+			: !strcmp(rule_params[i].key, "rule.seed")
+				? xasprintf("%llu", (unsigned long long)*(const uint64_t *)f)
+				: xasprintf("%u", *(const unsigned *)f);
+
+		if (bisect_db__param_set(db, rule_params[i].key, v) < 0)
+			return -EIO;
+	}
+	return 0;
+}
+
+int bisect_db__rule_load(struct bisect_db *db, struct bisect_rule *ret, char **ret_err)
+{
+	struct bisect_rule r = { 0 };
+
+	for (size_t i = 0; i < ARRAY_SIZE(rule_params); i++) {
+		_cleanup_free_ char *v = NULL;
+		char *f = (char *)&r + rule_params[i].off, *end;
+		int rc = bisect_db__param_get(db, rule_params[i].key, &v);
+
+		if (rc < 0) {
+			*ret_err = xasprintf("no %s", rule_params[i].key);
+			return rc;
+		}
+		errno = 0;
+		if (!rule_params[i].integer)
+			*(double *)f = strtod(v, &end);
+		else if (!strcmp(rule_params[i].key, "rule.seed"))
+			*(uint64_t *)f = strtoull(v, &end, 10);
+		else
+			*(unsigned *)f = (unsigned)strtoul(v, &end, 10);
+		if (errno || end == v || *end) {
+			*ret_err = xasprintf("bad %s '%s'", rule_params[i].key, v);
+			return -EINVAL;
+		}
+	}
+	if (!(r.alpha > 0 && r.alpha < 1) || !(r.level > 0 && r.level < 1) || !r.resamples) {
+		*ret_err = xasprintf("rule out of range: alpha %g, level %g, %u resamples", r.alpha,
+				     r.level, r.resamples);
+		return -EINVAL;
+	}
+	*ret = r;
+	return 0;
 }

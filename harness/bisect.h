@@ -129,6 +129,9 @@ int bisect_db__step_log(struct bisect_db *db, int64_t id, const char *log, size_
  */
 int bisect_db__values(struct bisect_db *db, int64_t id, double **ret_vals, size_t *ret_n,
 		      double **ret_good, size_t *ret_ngood);
+/* The rule, every field, as parameters rule.*; and back (-ENOENT, -EINVAL with *ret_err). */
+int bisect_db__rule_save(struct bisect_db *db, const struct bisect_rule *rule);
+int bisect_db__rule_load(struct bisect_db *db, struct bisect_rule *ret, char **ret_err);
 /* Print the steps as a table (ord, role, commit, subject, n, mean, change, decision). */
 int bisect_db__print(struct bisect_db *db, FILE *f);
 

@@ -625,12 +625,7 @@ static int ctx_save(struct bisect_ctx *c)
 {
 	_cleanup_free_ char *reps = xasprintf("%d", c->reps), *max = xasprintf("%d", c->max_reps),
 			    *jobs = xasprintf("%d", c->jobs),
-			    *timeout = xasprintf("%llu", (unsigned long long)c->timeout_ms),
-			    *effect = fmt_double(c->rule.min_effect),
-			    *alpha = fmt_double(c->rule.alpha),
-			    *level = fmt_double(c->rule.level),
-			    *seed = xasprintf("%llu", (unsigned long long)c->rule.seed),
-			    *res = xasprintf("%u", c->rule.resamples);
+			    *timeout = xasprintf("%llu", (unsigned long long)c->timeout_ms);
 	const char *kv[][2] = {
 		{ "cwd", c->cwd },
 		{ "dir", c->dir },
@@ -649,11 +644,6 @@ static int ctx_save(struct bisect_ctx *c)
 		{ "max_reps", max },
 		{ "jobs", jobs },
 		{ "timeout_ms", timeout },
-		{ "rule.min_effect", effect },
-		{ "rule.alpha", alpha }, /* the ends' test only: steps do not read it */
-		{ "rule.level", level },
-		{ "rule.seed", seed },
-		{ "rule.resamples", res },
 		{ "lrubench_version", LRUBENCH_VERSION },
 	};
 
@@ -662,6 +652,10 @@ static int ctx_save(struct bisect_ctx *c)
 			log_err("bisect: %s: %s", c->db_path, bisect_db__errmsg(c->db));
 			return -EIO;
 		}
+	if (bisect_db__rule_save(c->db, &c->rule) < 0) {
+		log_err("bisect: %s: %s", c->db_path, bisect_db__errmsg(c->db));
+		return -EIO;
+	}
 	return 0;
 }
 
@@ -678,8 +672,7 @@ static int ctx_load(struct bisect_ctx *c, const char *db_path)
 		{ "plan_text", &c->plan_text }, { "variant", &c->variant },
 		{ "metric", &c->metric },    { "accel", &c->accel },
 	};
-	const char *nums[] = { "reps", "max_reps", "jobs", "timeout_ms", "rule.min_effect",
-			       "rule.level", "rule.seed", "rule.resamples", "better", "threshold" };
+	const char *nums[] = { "reps", "max_reps", "jobs", "timeout_ms", "better", "threshold" };
 	char *v[ARRAY_SIZE(nums)] = { 0 };
 	_cleanup_free_ char *err = NULL;
 	int rc = 0;
@@ -705,12 +698,12 @@ static int ctx_load(struct bisect_ctx *c, const char *db_path)
 	c->max_reps = atoi(v[1]);
 	c->jobs = atoi(v[2]);
 	c->timeout_ms = strtoull(v[3], NULL, 10);
-	c->rule.min_effect = strtod(v[4], NULL);
-	c->rule.level = strtod(v[5], NULL);
-	c->rule.seed = strtoull(v[6], NULL, 10);
-	c->rule.resamples = (unsigned)strtoul(v[7], NULL, 10);
-	c->better = !strcmp(v[8], "higher") ? BETTER_HIGHER : BETTER_LOWER;
-	c->threshold = strtod(v[9], NULL);
+	c->better = !strcmp(v[4], "higher") ? BETTER_HIGHER : BETTER_LOWER;
+	c->threshold = strtod(v[5], NULL);
+	if (bisect_db__rule_load(c->db, &c->rule, &err) < 0) {
+		log_err("bisect: %s: %s", db_path, err);
+		rc = -EINVAL;
+	}
 out:
 	for (size_t i = 0; i < ARRAY_SIZE(nums); i++)
 		free(v[i]);

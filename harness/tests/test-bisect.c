@@ -204,6 +204,31 @@ static void test_db(void **state)
 	assert_non_null(strstr(out, "good  aaaa"));
 	assert_non_null(strstr(out, "+99.4%"));
 	assert_non_null(strstr(out, "skip     the middle"));
+	/* The rule, every field, survives the database: steps run in other processes. */
+	{
+		struct bisect_rule r = { .min_effect = 0.07, .alpha = 0.01, .level = 0.9,
+					 .seed = 18446744073709551557ull, .resamples = 1234 };
+		struct bisect_rule back = BISECT_RULE_DEFAULT;
+		char *rerr = NULL;
+
+		assert_int_equal(bisect_db__rule_load(db, &back, &rerr), -ENOENT);
+		assert_non_null(strstr(rerr, "no rule."));
+		free(rerr);
+		assert_int_equal(bisect_db__rule_save(db, &r), 0);
+		assert_int_equal(bisect_db__rule_load(db, &back, &rerr), 0);
+		assert_true(back.min_effect == r.min_effect && back.alpha == r.alpha &&
+			    back.level == r.level);
+		assert_true(back.seed == r.seed);
+		assert_int_equal(back.resamples, r.resamples);
+		assert_int_equal(bisect_db__param_set(db, "rule.alpha", "0"), 0);
+		assert_int_equal(bisect_db__rule_load(db, &back, &rerr), -EINVAL);
+		assert_non_null(strstr(rerr, "alpha 0"));
+		free(rerr);
+		assert_int_equal(bisect_db__param_set(db, "rule.alpha", "0.05x"), 0);
+		assert_int_equal(bisect_db__rule_load(db, &back, &rerr), -EINVAL);
+		assert_non_null(strstr(rerr, "bad rule.alpha '0.05x'"));
+		free(rerr);
+	}
 	bisect_db__close(db);
 
 	/* Reopened: still there (the schema is created only once). */
