@@ -43,7 +43,7 @@ TEST_LIB_OBJS := $(HOST_LIB_OBJS:$(BUILD)/host/%=$(BUILD)/san/%) \
 	$(filter-out %/util.o,$(WL_LIB_OBJS:$(BUILD)/guest/%=$(BUILD)/san/%)) \
 	$(BUILD)/san/harness/guest/procfs-parse.o $(BUILD)/san/harness/guest/agent-conf.o
 
-.PHONY: all deps run check unit integration bench clean fuzz
+.PHONY: all deps run check unit integration bench clean fuzz fuzz-build
 # Objects are not intermediates to delete: keep them for incremental builds.
 .SECONDARY:
 all: $(BUILD)/lrubench $(AGENT) $(WL_BINS) $(BUILD)/tools/extract-ikconfig
@@ -107,7 +107,9 @@ unit: deps $(TEST_BINS)
 integration: deps all
 	harness/tests/integration.sh $(BUILD)
 
-check: unit integration
+# the fuzz targets are linked first so that a parser change that breaks them fails
+# here rather than in the fuzzing run after the tests
+check: fuzz-build unit integration
 
 $(BUILD)/bench-ingest: $(BUILD)/host/harness/tests/bench-ingest.o $(HOST_LIB_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(HOST_LDLIBS)
@@ -120,7 +122,9 @@ bench: deps all $(BUILD)/bench-ingest
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := stream plan recipe
 FUZZ_SRCS_stream := harness/stream.c harness/common/util.c
-FUZZ_SRCS_plan := harness/plan.c workloads/catalogue.c harness/common/util.c
+FUZZ_SRCS_plan := harness/plan.c workloads/catalogue.c harness/kernel-build.c harness/kernel.c \
+	harness/spawn.c harness/common/util.c
+FUZZ_LIBS_plan := -lcrypto
 FUZZ_SRCS_recipe := harness/kernel-build.c harness/kernel.c harness/spawn.c harness/common/util.c
 FUZZ_LIBS_recipe := -lcrypto
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iharness/common \
@@ -130,7 +134,9 @@ $(BUILD)/fuzz/fuzz-%: harness/tests/fuzz-%.c $(FUZZ_SRCS_stream) $(FUZZ_SRCS_pla
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_SRCS_$*) -lm $(FUZZ_LIBS_$*)
 
-fuzz: deps $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz-%)
+fuzz-build: deps $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz-%)
+
+fuzz: fuzz-build
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		mkdir -p $(BUILD)/fuzz/$$t; \
 		echo "== fuzz $$t for $(FUZZ_SECONDS) s"; \
