@@ -209,14 +209,16 @@ static int memcg_file(struct parser *ps, const char *k, const char *v, char **re
 		*ret = xasprintf("%llu", (unsigned long long)bytes);
 		return 0;
 	}
-	if (!strcmp(k, "memory.swappiness") || !strcmp(k, "memory.oom.group")) {
-		int64_t x;
-
-		if (parse_i64(v, &x) < 0 || x < 0 || x > 200)
-			return fail(ps, "bad value '%s' for '%s'", v, k);
+	if (!strcmp(k, "memory.oom.group")) {
+		if (strcmp(v, "0") && strcmp(v, "1"))
+			return fail(ps, "bad value '%s' for '%s' (0 or 1)", v, k);
 		*ret = xstrdup(v);
 		return 0;
 	}
+	/* cgroup v1 only: v2 has no per-memcg swappiness, and the agent would fail at boot */
+	if (!strcmp(k, "memory.swappiness"))
+		return fail(ps, "'%s' is a cgroup v1 file; cgroup v2 has none (use "
+			    "sysctl.vm.swappiness in a [variant])", k);
 	return -ENOENT;
 }
 

@@ -128,6 +128,11 @@ static const struct {
 	  "bad.ini:2: bad size 'lots' for 'memory.max' (e.g. 256M, or max)" },
 	{ "[variant a]\nmemcg.m.memory.pressure = 1\n",
 	  "bad.ini:2: unknown memcg file 'memory.pressure' in 'memcg.m.memory.pressure'" },
+	{ "[memcg m]\nmemory.swappiness = 10\n",
+	  "bad.ini:2: 'memory.swappiness' is a cgroup v1 file; cgroup v2 has none (use "
+	  "sysctl.vm.swappiness in a [variant])" },
+	{ "[memcg m]\nmemory.oom.group = 2\n",
+	  "bad.ini:2: bad value '2' for 'memory.oom.group' (0 or 1)" },
 	{ "[variant a]\nmemcg.memory.max = 1M\n",
 	  "bad.ini:2: bad key 'memcg.memory.max' (memcg.NAME.memory.FILE)" },
 	{ "[variant a]\nmemcg.n.memory.max = 1M\n[memcg m]\n[workload w]\ntype = anon-zipf\n"
