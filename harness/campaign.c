@@ -18,6 +18,7 @@
 #include "vm-qemu.h"
 
 #include <libgen.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -693,19 +694,42 @@ static int retry_infra(struct campaign *c, int64_t run_id, int64_t variant, int 
 	return 0;
 }
 
-/* How many guests at once when not asked: what cores and memory allow. */
+/* MemAvailable from /proc/meminfo in bytes (free memory plus what reclaim can
+ * give back without swapping), or -1. */
+static int64_t mem_available(void)
+{
+	_cleanup_fclose_ FILE *f = fopen("/proc/meminfo", "re");
+	char line[256];
+	long long kb;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %lld kB", &kb) == 1)
+			return kb * 1024;
+	return -1;
+}
+
+/*
+ * How many guests at once when not asked: what cores and memory allow. Cores
+ * are the ones this process may run on (taskset, a cpuset), memory is
+ * MemAvailable: a host whose page cache is full of a kernel build still has room.
+ */
 static int jobs_auto(const struct plan *p)
 {
+	cpu_set_t set;
 	struct sysinfo si;
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	uint64_t avail, guest = p->mem_bytes + (256ull << 20); /* QEMU's own overhead */
+	long cpus = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set)
+								  : sysconf(_SC_NPROCESSORS_ONLN);
+	int64_t avail = mem_available();
+	uint64_t guest = p->mem_bytes + (256ull << 20); /* QEMU's own overhead */
 	long by_cpu, by_mem;
 
-	if (sysinfo(&si) < 0)
-		return 1;
-	avail = ((uint64_t)si.freeram + si.bufferram) * si.mem_unit;
+	if (avail < 0) {
+		if (sysinfo(&si) < 0)
+			return 1;
+		avail = (int64_t)(((uint64_t)si.freeram + si.bufferram) * si.mem_unit);
+	}
 	by_cpu = cpus / (p->cpus > 0 ? p->cpus : 1);
-	by_mem = (long)(avail * 8 / 10 / guest);
+	by_mem = (long)((uint64_t)avail * 8 / 10 / guest);
 	by_cpu = by_cpu < by_mem ? by_cpu : by_mem;
 	return by_cpu < 1 ? 1 : by_cpu > 64 ? 64 : (int)by_cpu;
 }
