@@ -604,6 +604,34 @@ test_kbuild() {
 	ok "kbuild-ab: 4 runs interleaved; guests of the patched kernel see vm.swappiness 100, the baseline's 60; recipe, source, patches, config, compiler in provenance"
 }
 
+# An A/B killed mid-campaign resumes with run --resume: the resumed runs boot the
+# kernels the recipes built (the variants are re-made from plan.remap), not the plan's.
+test_kbuild_resume() {
+	local db=$tmp/abk.db out=$tmp/kbuild-resume
+	mkdir -p "$out"
+	$lrb ab --baseline minimal --patched patched-example --plan harness/tests/plans/ab.ini \
+		--db "$db" > /dev/null 2> "$out/ab.err" &
+	local pid=$! n=0
+	until grep -q 'run 2: variant' "$out/ab.err" || ((n++ > 3000)); do sleep 0.2; done
+	sleep 3
+	kill -KILL $pid; wait $pid 2> /dev/null
+	local ic; ic=$(q "$db" "PRAGMA integrity_check")
+	local first; first=$(q "$db" "SELECT status FROM run WHERE ord = 0")
+	if ! $lrb run --resume "$db" > "$out/resume.out" 2> "$out/resume.err"; then
+		bad kbuild-resume "resume failed: $(tail -5 "$out/resume.err")"; return
+	fi
+	local st; st=$(q "$db" "SELECT group_concat(v.name || ':' || r.status, ' ') FROM (SELECT * FROM run ORDER BY ord) r JOIN variant v ON v.id=r.variant_id")
+	local sw; sw=$(q "$db" "SELECT group_concat(v.name || '=' || p.value, ' ') FROM (SELECT * FROM run WHERE status = 'completed' ORDER BY ord) r JOIN variant v ON v.id=r.variant_id JOIN run_prov p ON p.run_id=r.id AND p.key='guest.conf.vm/swappiness'")
+	local want="minimal.classic=60 minimal.mglru=60 patched-example.mglru=100 patched-example.classic=100"
+	if [[ $ic == ok && $first == completed &&
+		$st == "minimal.classic:completed patched-example.classic:failed-infra minimal.mglru:completed patched-example.mglru:completed patched-example.classic:completed" &&
+		$sw == "$want" ]]; then
+		ok "kbuild-resume: ab killed in run 2, integrity ok, resumed on the built kernels: $sw"
+	else
+		bad kbuild-resume "integrity '$ic', first '$first', runs '$st', swappiness '$sw' (want '$want'): $(tail -3 "$out/resume.err")"
+	fi
+}
+
 # --- recipes that cannot build: each stops early, naming the cause --------
 test_kbuild_errors() {
 	local d=$tmp/recipes k=$PWD/kernels
@@ -735,7 +763,7 @@ test_bisect() {
 	ok "bisect-none: ends without a regression are refused before git bisect starts"
 }
 
-tests=${LRUBENCH_TESTS:-"refuse slice noise verdict hang garbage panic crash oom qemu_killed lrubench_killed lrubench_interrupted odd_paths disk_full catalogue lowmem shards kbuild kbuild_errors bisect"}
+tests=${LRUBENCH_TESTS:-"refuse slice noise verdict hang garbage panic crash oom qemu_killed lrubench_killed lrubench_interrupted odd_paths disk_full catalogue lowmem shards kbuild kbuild_resume kbuild_errors bisect"}
 for t in $tests; do
 	echo "== $t" >&2
 	"test_$t"
