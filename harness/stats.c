@@ -384,3 +384,100 @@ double stats__mean_ci_half(size_t n, double sd, double level)
 		return NAN;
 	return gsl_cdf_tdist_Pinv(1 - (1 - level) / 2, (double)(n - 1)) * sd / sqrt((double)n);
 }
+
+double stats__t_crit(double level, double df)
+{
+	return gsl_cdf_tdist_Pinv(1 - (1 - level) / 2, df);
+}
+
+int stats__paired_t(const double *a, const double *b, size_t n, struct stats_test *ret)
+{
+	double md = 0, ss = 0, t, p;
+
+	if (n < 2)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++)
+		md += b[i] - a[i];
+	md /= (double)n;
+	for (size_t i = 0; i < n; i++)
+		ss += (b[i] - a[i] - md) * (b[i] - a[i] - md);
+	if (ss == 0) {
+		/* Every block moved by the same amount: none, or certainly some. */
+		t = md == 0 ? 0 : copysign(INFINITY, md);
+		p = md == 0 ? 1 : 0;
+	} else {
+		t = md / sqrt(ss / (double)(n - 1) / (double)n);
+		p = 2 * gsl_cdf_tdist_Q(fabs(t), (double)(n - 1));
+		if (p > 1)
+			p = 1;
+	}
+	*ret = (struct stats_test){ .stat = t, .df = (double)(n - 1), .p = p };
+	return 0;
+}
+
+/* Means, and the (co)variances of the means, of paired samples. */
+struct paired_moments {
+	double mx, my, v11, v22, v12;
+};
+
+static struct paired_moments paired_moments(const double *a, const double *b, size_t n)
+{
+	struct paired_moments m = { mean_of(a, n), mean_of(b, n), 0, 0, 0 };
+	double k = (double)(n - 1) * (double)n;
+
+	for (size_t i = 0; i < n; i++) {
+		m.v11 += (a[i] - m.mx) * (a[i] - m.mx);
+		m.v22 += (b[i] - m.my) * (b[i] - m.my);
+		m.v12 += (a[i] - m.mx) * (b[i] - m.my);
+	}
+	m.v11 /= k;
+	m.v22 /= k;
+	m.v12 /= k;
+	return m;
+}
+
+int stats__fieller_paired(const double *a, const double *b, size_t n, double level,
+			  double *ret_lo, double *ret_hi)
+{
+	struct paired_moments m;
+	double t2, qa, qb, qc, disc;
+
+	if (n < 2)
+		return -EINVAL;
+	m = paired_moments(a, b, n);
+	t2 = stats__t_crit(level, (double)(n - 1));
+	t2 *= t2;
+	/* (my - R mx)^2 <= t^2 (v22 - 2 R v12 + R^2 v11): qa R^2 - 2 qb R + qc <= 0 */
+	qa = m.mx * m.mx - t2 * m.v11;
+	qb = m.mx * m.my - t2 * m.v12;
+	qc = m.my * m.my - t2 * m.v22;
+	if (!(qa > 0))
+		return -EDOM;
+	disc = qb * qb - qa * qc;
+	if (disc < 0) /* rounding: the estimate itself is always inside */
+		disc = 0;
+	*ret_lo = (qb - sqrt(disc)) / qa;
+	*ret_hi = (qb + sqrt(disc)) / qa;
+	return 0;
+}
+
+double stats__paired_rel_half(const double *a, const double *b, size_t n, size_t n2, double level)
+{
+	struct paired_moments m;
+	double r, var, t;
+
+	if (n < 2 || n2 < 2)
+		return NAN;
+	m = paired_moments(a, b, n);
+	if (m.mx == 0)
+		return NAN;
+	t = stats__t_crit(level, (double)(n2 - 1));
+	/* Fieller's set stays unbounded while mean(a) is not known to be nonzero */
+	if (t * t * m.v11 * (double)n / (double)n2 >= m.mx * m.mx)
+		return INFINITY;
+	r = m.my / m.mx;
+	var = (m.v22 - 2 * r * m.v12 + r * r * m.v11) / (m.mx * m.mx);
+	if (var < 0)
+		var = 0;
+	return t * sqrt(var * (double)n / (double)n2);
+}

@@ -93,6 +93,39 @@ void stats__bh_adjust(const double *p, size_t n, double *ret_q);
  */
 double stats__mde(size_t n, double sd_rel, double alpha, double power);
 
+/*
+ * Paired analysis over blocks: a[i] and b[i] were measured in the same
+ * block (repetition i of an interleaved campaign, so they share its drift).
+ *
+ * stats__paired_t: the paired t test of mean(b - a) = 0, df n - 1. All
+ * differences equal: p = 1 if they are 0, else 0. -EINVAL if n < 2.
+ */
+int stats__paired_t(const double *a, const double *b, size_t n, struct stats_test *ret);
+
+/*
+ * Fieller's interval for the ratio of paired means R = mean(b) / mean(a) at
+ * the given level (Fieller 1954, with the paired covariance; Motulsky's
+ * "Fieller's theorem" for paired data): the set of R for which the paired t
+ * test of b - R a does not reject. Its R = 1 edge is therefore exactly the
+ * paired t test of b - a. Returns 0 with [lo, hi] when the set is an
+ * interval; -EDOM when mean(a) is not significantly different from 0 at that
+ * level (the set is unbounded: no ratio can be given); -EINVAL if n < 2.
+ */
+int stats__fieller_paired(const double *a, const double *b, size_t n, double level,
+			  double *ret_lo, double *ret_hi);
+
+/*
+ * The half-width, relative to |mean(a)|, that Fieller's interval would have
+ * at the given level with n2 pairs if the means and (co)variances stayed as
+ * they are with n pairs (the delta-method width, for "how many more blocks
+ * would decide it"); INFINITY while the interval would still be unbounded.
+ * NAN when it cannot be said (n or n2 below 2, mean(a) zero).
+ */
+double stats__paired_rel_half(const double *a, const double *b, size_t n, size_t n2, double level);
+
+/* The two-sided Student t quantile t(1 - (1 - level) / 2, df). */
+double stats__t_crit(double level, double df);
+
 /* The two-sided t interval half-width of a mean: t(1 - (1-level)/2, n-1) sd / sqrt(n). */
 double stats__mean_ci_half(size_t n, double sd, double level);
 
