@@ -16,6 +16,7 @@ struct parser {
 	char *err;
 	struct plan *p;
 	enum section sec;
+	int bounds_line; /* where min/max_repetitions or max_time was set */
 };
 
 static int fail(struct parser *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -127,10 +128,28 @@ static int campaign_key(struct parser *ps, const char *k, const char *v)
 		return set_str(ps, &p->name, k, v);
 	}
 	if (!strcmp(k, "repetitions")) {
-		int r = set_int(ps, &reps, k, v, 1, 1000);
+		int r;
 
+		if (!strcmp(v, "auto")) {
+			p->adaptive = true;
+			return 0;
+		}
+		r = set_int(ps, &reps, k, v, 1, 1000);
+		p->adaptive = false;
 		p->repetitions = reps;
 		return r;
+	}
+	if (!strcmp(k, "min_repetitions")) {
+		ps->bounds_line = ps->line;
+		return set_int(ps, &p->min_repetitions, k, v, 2, 1000);
+	}
+	if (!strcmp(k, "max_repetitions")) {
+		ps->bounds_line = ps->line;
+		return set_int(ps, &p->max_repetitions, k, v, 2, 1000);
+	}
+	if (!strcmp(k, "max_time")) {
+		ps->bounds_line = ps->line;
+		return set_ms(ps, &p->max_time_ms, k, v);
 	}
 	if (!strcmp(k, "retries"))
 		return set_int(ps, &p->retries, k, v, 0, 10);
@@ -393,6 +412,40 @@ static int memcg_key(struct parser *ps, const char *k, const char *v)
 	return 0;
 }
 
+/*
+ * "key = majflt, throughput": the results that decide this workload's
+ * comparison (its verdict family) instead of the catalogue's; kept
+ * space-separated, as the catalogue's .decides.
+ */
+static int workload_keys(struct parser *ps, struct plan_workload *w, const char *v)
+{
+	_cleanup_free_ char *copy = xstrdup(v);
+	_cleanup_free_ char *keys = NULL;
+	size_t len = 0, n = 0;
+	FILE *f = open_memstream(&keys, &len);
+	char *save = NULL;
+
+	for (char *k = strtok_r(copy, ", \t", &save); k; k = strtok_r(NULL, ", \t", &save)) {
+		const struct wl_metric *m = w->def->metrics;
+
+		while (m->key && strcmp(m->key, k))
+			m++;
+		if (!m->key || m->only) {
+			fclose(f);
+			return fail(ps, "key '%s' is not a result %s reports on every run (see "
+					"'lrubench list')",
+				    k, w->def->name);
+		}
+		fprintf(f, "%s%s", n++ ? " " : "", k);
+	}
+	fclose(f);
+	if (!n)
+		return fail(ps, "empty key list in [workload %s]", w->name);
+	free(w->key);
+	w->key = TAKE_PTR(keys);
+	return 0;
+}
+
 static int workload_key(struct parser *ps, const char *k, const char *v)
 {
 	struct plan_workload *w = &ps->p->workloads[ps->p->nworkloads - 1];
@@ -411,6 +464,8 @@ static int workload_key(struct parser *ps, const char *k, const char *v)
 	}
 	if (!strcmp(k, "start"))
 		return set_ms(ps, &w->start_ms, k, v);
+	if (!strcmp(k, "key") && w->def)
+		return workload_keys(ps, w, v);
 	if (!strcmp(k, "dir") && w->def && w->def->scratch)
 		return fail(ps, "'dir' is given by lrubench (/scratch/%s)", w->name);
 	if (!w->def)
@@ -684,6 +739,22 @@ static int plan_finish(struct parser *ps)
 	} else {
 		p->baseline = xstrdup(p->variants[0].name);
 	}
+	if (p->adaptive) {
+		if (!p->min_repetitions)
+			p->min_repetitions = 3;
+		if (!p->max_repetitions)
+			p->max_repetitions = p->min_repetitions > 8 ? p->min_repetitions : 8;
+		if (p->max_repetitions < p->min_repetitions) {
+			ps->line = ps->bounds_line;
+			return fail(ps, "max_repetitions %d is below min_repetitions %d",
+				    p->max_repetitions, p->min_repetitions);
+		}
+		p->repetitions = p->min_repetitions;
+	} else if (p->min_repetitions || p->max_repetitions || p->max_time_ms) {
+		ps->line = ps->bounds_line;
+		return fail(ps, "min_repetitions, max_repetitions and max_time apply only with "
+				"repetitions = auto");
+	}
 	if (p->warmup >= p->repetitions)
 		return fail(ps, "warmup %d leaves none of the %d repetitions measured", p->warmup,
 			    p->repetitions);
@@ -880,6 +951,7 @@ void plan__free(struct plan *p)
 	for (size_t i = 0; i < p->nworkloads; i++) {
 		free(p->workloads[i].name);
 		free(p->workloads[i].memcg);
+		free(p->workloads[i].key);
 		kv_free(p->workloads[i].params, p->workloads[i].nparams);
 	}
 	free(p->variants);

@@ -2,7 +2,8 @@
 /*
  * Plans: INI files in the spirit of fio job files (the files in workloads/plans/).
  *
- *   [campaign]        name, repetitions, seed, interval, timeout, baseline, retries, warmup
+ *   [campaign]        name, repetitions (N or auto), min_repetitions, max_repetitions,
+ *                     max_time, seed, interval, timeout, baseline, retries, warmup
  *   [guest]           memory, cpus, swap, swap_size, zram_comp, thp, cmdline, scratch_size
  *   [variant NAME]    kernel, lru, min_ttl_ms, thp, read_ahead_kb, sysctl.<path>, config,
  *                     modules, memcg.<memcg>.<file> (this variant's value of a [memcg] file)
@@ -74,13 +75,22 @@ struct plan_workload {
 	uint64_t start_ms;
 	struct kv *params; /* resolved: sizes in bytes */
 	size_t nparams;
+	char *key; /* "key =": its key results, space-separated; NULL: the catalogue's */
 };
 
 struct plan {
 	char *path;
 	char *text; /* the whole file, kept for provenance */
 	char *name;
-	int repetitions;
+	int repetitions; /* with adaptive: the first blocks, min_repetitions */
+	/*
+	 * repetitions = auto: blocks of runs (every variant once) are added until
+	 * every key metric is decided (verdict.h) or max_repetitions or max_time
+	 * (0: none) is reached.
+	 */
+	bool adaptive;
+	int min_repetitions, max_repetitions;
+	uint64_t max_time_ms;
 	int retries; /* re-runs of a run whose infrastructure failed */
 	int warmup;  /* first repetitions of each variant run but excluded from statistics */
 	uint64_t seed;

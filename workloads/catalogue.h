@@ -41,6 +41,12 @@ struct workload_def {
 	const char *name;   /* plan "type =" */
 	const char *binary; /* path in the guest */
 	const char *claims; /* DESIGN.md scenario ids */
+	/*
+	 * Its key results, space-separated: the few that decide a comparison of
+	 * this workload (one verdict family, verdict.h); the rest are exploratory.
+	 * A plan's [workload] "key =" replaces them.
+	 */
+	const char *decides;
 	const char *description;
 	const struct wl_param *params; /* terminated by a NULL name */
 	const struct wl_metric *metrics;

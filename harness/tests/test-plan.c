@@ -167,6 +167,25 @@ static const struct {
 	  "bad.ini:2: read_ahead_kb applies to the scratch disk, which no workload of this plan "
 	  "uses" },
 	{ "[guest]\nscratch_size = 1M\n", "bad.ini:2: scratch_size '1M' is below 64M" },
+	{ "[campaign]\nrepetitions = sometimes\n",
+	  "bad.ini:2: bad value 'sometimes' for 'repetitions' (an integer from 1 to 1000)" },
+	{ "[campaign]\nrepetitions = 3\nmax_repetitions = 6\n[variant a]\n[memcg m]\n"
+	  "[workload w]\ntype = anon-zipf\nmemcg = m\nsize = 1M\n",
+	  "bad.ini:3: min_repetitions, max_repetitions and max_time apply only with "
+	  "repetitions = auto" },
+	{ "[campaign]\nrepetitions = auto\nmin_repetitions = 5\nmax_repetitions = 4\n"
+	  "[variant a]\n[memcg m]\n[workload w]\ntype = anon-zipf\nmemcg = m\nsize = 1M\n",
+	  "bad.ini:4: max_repetitions 4 is below min_repetitions 5" },
+	{ "[campaign]\nrepetitions = auto\nmin_repetitions = 1\n",
+	  "bad.ini:3: bad value '1' for 'min_repetitions' (an integer from 2 to 1000)" },
+	{ "[variant a]\n[workload w]\ntype = anon-zipf\nkey = majflt, tput\n",
+	  "bad.ini:4: key 'tput' is not a result anon-zipf reports on every run (see 'lrubench "
+	  "list')" },
+	{ "[variant a]\n[workload w]\ntype = anon-file-mix\nkey = gen_anon_young_pct\n",
+	  "bad.ini:4: key 'gen_anon_young_pct' is not a result anon-file-mix reports on every run "
+	  "(see 'lrubench list')" },
+	{ "[variant a]\n[workload w]\nkey = majflt\n",
+	  "bad.ini:3: 'type' must come before 'key' in [workload w]" },
 	{ "[variant a]\n[workload w]\ntype = mmap-stride\nadvice = often\n",
 	  "bad.ini:4: bad value 'often' for 'advice' (normal|random|sequential)" },
 	{ "[variant a]\n[workload w]\ntype = mmap-stride\ndir = /tmp\n",
@@ -291,6 +310,44 @@ static void test_disk_needs(void **state)
 	plan__free(p);
 }
 
+/* repetitions = auto with its defaults and bounds; [workload] key = replaces the catalogue's. */
+static void test_adaptive_and_keys(void **state)
+{
+	static const char body[] = "[variant a]\n[variant b]\nlru = mglru\n[memcg m]\n"
+				   "memory.max = 64M\n[workload w]\ntype = anon-zipf\nmemcg = m\n"
+				   "size = 2x\nkey = throughput,  lat_p99 majflt\n";
+	_cleanup_free_ char *auto_text = xasprintf("[campaign]\nrepetitions = auto\n%s", body);
+	_cleanup_free_ char *bounded = xasprintf(
+		"[campaign]\nrepetitions = auto\nmin_repetitions = 4\nmax_repetitions = 9\n"
+		"max_time = 10m\n%s",
+		body);
+	struct plan *p = NULL;
+	char *err = NULL;
+
+	(void)state;
+	assert_int_equal(plan__parse("a.ini", auto_text, &p, &err), 0);
+	assert_true(p->adaptive);
+	assert_int_equal(p->min_repetitions, 3);
+	assert_int_equal(p->max_repetitions, 8);
+	assert_int_equal(p->repetitions, 3);
+	assert_int_equal(p->max_time_ms, 0);
+	assert_string_equal(p->workloads[0].key, "throughput lat_p99 majflt");
+	plan__free(p);
+	assert_int_equal(plan__parse("b.ini", bounded, &p, &err), 0);
+	assert_true(p->adaptive);
+	assert_int_equal(p->min_repetitions, 4);
+	assert_int_equal(p->max_repetitions, 9);
+	assert_int_equal(p->repetitions, 4);
+	assert_int_equal(p->max_time_ms, 600000);
+	plan__free(p);
+	/* a fixed number: not adaptive, and no key list means the catalogue's */
+	assert_int_equal(plan__parse("c.ini", good, &p, &err), 0);
+	assert_false(p->adaptive);
+	assert_null(p->workloads[0].key);
+	assert_string_equal(p->workloads[0].def->decides, "throughput majflt");
+	plan__free(p);
+}
+
 static void test_shipped_plans_parse(void **state)
 {
 	static const char *const plans[] = { "default", "quick", "c1", "c2", "c3",
@@ -306,6 +363,9 @@ static void test_shipped_plans_parse(void **state)
 			fail_msg("%s", err);
 		assert_string_equal(p->name, plans[i]);
 		assert_true(p->nvariants >= 2);
+		/* shipped plans add blocks until their key metrics are decided */
+		if (!p->adaptive || p->min_repetitions < 3)
+			fail_msg("%s: not repetitions = auto from 3 blocks", path);
 		/* Each says in its header what it tests and what to look at. */
 		if (!strstr(p->text, "Claim") || !strstr(p->text, "Signals"))
 			fail_msg("%s: no 'Claim' or 'Signals' in its header", path);
@@ -389,6 +449,7 @@ int main(void)
 		cmocka_unit_test(test_lru_modes),
 		cmocka_unit_test(test_sweeps),
 		cmocka_unit_test(test_disk_needs),
+		cmocka_unit_test(test_adaptive_and_keys),
 		cmocka_unit_test(test_shipped_plans_parse),
 		cmocka_unit_test(test_remap),
 	};

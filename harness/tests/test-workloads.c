@@ -83,6 +83,35 @@ static void check_param(const struct workload_def *w, const struct wl_param *p)
 }
 
 /* Every row: names the agent will forward, the common shape first, a source file. */
+/* Every key result is a result of the row, reported always, once. */
+static void check_decides(const struct workload_def *w)
+{
+	_cleanup_free_ char *keys = NULL;
+	char *save = NULL;
+	size_t n = 0;
+
+	if (!w->decides || !*w->decides)
+		fail_msg("%s: no key results (.decides)", w->name);
+	keys = xstrdup(w->decides);
+	for (char *k = strtok_r(keys, " ", &save); k; k = strtok_r(NULL, " ", &save), n++) {
+		const struct wl_metric *m = w->metrics;
+
+		while (m->key && strcmp(m->key, k))
+			m++;
+		if (!m->key)
+			fail_msg("%s: key result '%s' is not one of its results", w->name, k);
+		if (m->only)
+			fail_msg("%s: key result '%s' is reported only under %s", w->name, k,
+				 m->only);
+		for (const char *o = keys; o < k; o += strlen(o) + 1)
+			if (!strcmp(o, k))
+				fail_msg("%s: key result '%s' twice", w->name, k);
+	}
+	/* a family of more than 4 costs every verdict its power (Bonferroni) */
+	if (n > 4)
+		fail_msg("%s: %zu key results; at most 4", w->name, n);
+}
+
 static void test_catalogue_rows(void **state)
 {
 	size_t n = 0;
@@ -118,6 +147,7 @@ static void test_catalogue_rows(void **state)
 					fail_msg("%s: result '%s' twice", w->name, m->key);
 		}
 		assert_true(nm > ARRAY_SIZE(common));
+		check_decides(w);
 	}
 	assert_int_equal(n, 12);
 	assert_null(workload_find("nope"));
