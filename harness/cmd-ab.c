@@ -222,7 +222,7 @@ int cmd_ab(int argc, char **argv)
 				continue;
 			printf("\n== %s against %s, lru %s (baseline %s)\n", lb, la,
 			       plan->variants[i].lru, plan->variants[i].name);
-			if (compare_print(st, stdout, plan->variants[i].name) < 0)
+			if (compare_print(st, stdout, plan->variants[i].name, false) < 0)
 				log_err("compare against %s failed", plan->variants[i].name);
 		}
 	}

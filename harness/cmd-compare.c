@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lrubench compare DB, lrubench report DB: exit 0 when no metric regressed,
- * 1 when one did, 2 on an error, so that CI can gate on either.
+ * lrubench compare DB, lrubench report DB: exit 0 when no key metric
+ * regressed, 1 when one did, 2 on an error, 3 when the campaign is
+ * incomplete (runs lost to failures, a variant short of blocks, nothing
+ * measured), so that CI can gate on either (verdict.h).
  */
 #include "cmd.h"
 #include "compare.h"
@@ -46,7 +48,6 @@ static int parse_pct(const char *s, double *ret)
 static int verdict_opt(int c, const char *arg, struct verdict_opts *vo, const char **baseline)
 {
 	char *end;
-	uint64_t seed;
 
 	switch (c) {
 	case 'b':
@@ -65,13 +66,6 @@ static int verdict_opt(int c, const char *arg, struct verdict_opts *vo, const ch
 			return 2;
 		}
 		return 0;
-	case 's':
-		if (parse_u64(arg, &seed) < 0) {
-			log_err("--seed: bad value '%s'", arg);
-			return 2;
-		}
-		vo->seed = seed;
-		return 0;
 	}
 	return 2;
 }
@@ -87,9 +81,11 @@ static void load_error(const char *db, const char *baseline, int r)
 }
 
 static const char compare_usage[] =
-	"usage: lrubench compare DB [--baseline VARIANT] [--min-effect PCT] [--alpha A] "
-	"[--seed N]\n"
-	"  exit 0: no regression, 1: a regression, 2: error\n";
+	"usage: lrubench compare DB [--all] [--baseline VARIANT] [--min-effect PCT] [--alpha A]\n"
+	"  the summary: each workload's key metrics, change, interval, verdict\n"
+	"  --all  then every row: key and exploratory metrics, and the table of means\n"
+	"  exit 0: no key metric regressed, 1: one did, 2: error,\n"
+	"       3: incomplete (failed runs, a variant short of blocks, nothing measured)\n";
 
 int cmd_compare(int argc, char **argv)
 {
@@ -97,12 +93,15 @@ int cmd_compare(int argc, char **argv)
 		{ "baseline", required_argument, NULL, 'b' },
 		{ "min-effect", required_argument, NULL, 'm' },
 		{ "alpha", required_argument, NULL, 'a' },
-		{ "seed", required_argument, NULL, 's' },
+		{ "all", no_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
 	_cleanup_(store__closep) struct store *st = NULL;
 	_cleanup_(analysis__freep) struct analysis *an = NULL;
+	_cleanup_free_ char *buf = NULL;
+	const char *why;
+	bool all = false;
 	_cleanup_(noise__freep) struct noise *nz = NULL;
 	struct verdict_opts vo = VERDICT_OPTS_DEFAULT;
 	const char *baseline = NULL;
@@ -112,6 +111,10 @@ int cmd_compare(int argc, char **argv)
 		if (c == 'h') {
 			fputs(compare_usage, stdout);
 			return 0;
+		}
+		if (c == 'A') {
+			all = true;
+			continue;
 		}
 		if (c == '?' || verdict_opt(c, optarg, &vo, &baseline)) {
 			fputs(compare_usage, stderr);
@@ -130,18 +133,25 @@ int cmd_compare(int argc, char **argv)
 		return 2;
 	}
 	noise__load(st, &nz);
-	compare__verdicts(an, nz, stdout);
-	printf("\n");
-	compare__table(an, stdout);
-	return an->regressions ? 1 : 0;
+	if (all)
+		compare__all(an, nz, stdout);
+	else
+		compare__summary(an, stdout);
+	why = analysis__incomplete(an, &buf);
+	if (why) {
+		log_err("%s: incomplete: %s (exit %d)", argv[optind], why, EXIT_INCOMPLETE);
+		return EXIT_INCOMPLETE;
+	}
+	return an->regressions ? EXIT_REGRESSION : EXIT_NO_REGRESSION;
 }
 
 static const char report_usage[] =
 	"usage: lrubench report DB [--junit FILE] [--json FILE] [--min-effect PCT] [--alpha A]\n"
-	"                          [--baseline VARIANT] [--seed N] [--noise AA.db] [--no-plots]\n"
+	"                          [--baseline VARIANT] [--noise AA.db] [--no-plots]\n"
 	"  writes reports/<campaign>/ (report.md, index.html, plots/)\n"
 	"  --noise AA.db  copy the noise figures of an A/A campaign ('lrubench noise') in first\n"
-	"  exit 0: no regression, 1: a regression, 2: error\n";
+	"  exit 0: no key metric regressed, 1: one did, 2: error,\n"
+	"       3: incomplete (failed runs, a variant short of blocks, nothing measured)\n";
 
 int cmd_report(int argc, char **argv)
 {
@@ -151,7 +161,6 @@ int cmd_report(int argc, char **argv)
 		{ "baseline", required_argument, NULL, 'b' },
 		{ "min-effect", required_argument, NULL, 'm' },
 		{ "alpha", required_argument, NULL, 'a' },
-		{ "seed", required_argument, NULL, 's' },
 		{ "noise", required_argument, NULL, 'n' },
 		{ "no-plots", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
@@ -160,7 +169,7 @@ int cmd_report(int argc, char **argv)
 	_cleanup_(store__closep) struct store *st = NULL;
 	_cleanup_free_ char *campaign = NULL, *dir = NULL;
 	struct report_opts o = { .vo = VERDICT_OPTS_DEFAULT };
-	size_t regressions = 0;
+	int status = EXIT_NO_REGRESSION;
 	int c, r;
 
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -203,7 +212,7 @@ int cmd_report(int argc, char **argv)
 		dir = xasprintf("%s/%s", path_reports(), safe);
 	}
 	o.dir = dir;
-	r = report__write(st, &o, &regressions);
+	r = report__write(st, &o, &status);
 	if (r < 0) {
 		load_error(o.db_path, o.baseline, r);
 		return 2;
@@ -213,8 +222,11 @@ int cmd_report(int argc, char **argv)
 		printf("%s\n", o.junit);
 	if (o.json)
 		printf("%s\n", o.json);
-	if (regressions)
-		log_info("%zu regression verdict%s (exit 1)", regressions,
-			 regressions == 1 ? "" : "s");
-	return regressions ? 1 : 0;
+	if (status == EXIT_REGRESSION)
+		log_info("a key metric regressed (exit %d)", status);
+	else if (status == EXIT_INCOMPLETE)
+		log_err("%s: the campaign is incomplete: runs failed or a variant has too few "
+			"blocks (exit %d; the report's Runs section says which)",
+			o.db_path, status);
+	return status;
 }

@@ -187,41 +187,87 @@ static void print_reasons(const struct analysis *an, FILE *out)
 	}
 }
 
+/* "  runs measured: classic 6, mglru 6 (failed, not averaged: 0, 1); 6 blocks" */
+static void runs_line(const struct analysis *an, size_t cand, FILE *out)
+{
+	const struct dataset *ds = an->ds;
+	const struct ds_variant *b = &ds->v[ds->base], *c = &ds->v[cand];
+
+	fprintf(out, "  runs measured: %s %d, %s %d; %zu blocks with both", b->name, b->measured,
+		c->name, c->measured, analysis__blocks(an, cand));
+	if (b->warmup || c->warmup)
+		fprintf(out, " (warm-up excluded: %d, %d)", b->warmup, c->warmup);
+	if (b->failed || c->failed)
+		fprintf(out, " (failed, not averaged: %d, %d)", b->failed, c->failed);
+	if (ds->adaptive)
+		fprintf(out, "; adaptive, %d to %d blocks", ds->min_reps, ds->max_reps);
+	fprintf(out, "\n");
+}
+
+/* "[-12.1%, +3.0%]", "unbounded", "-" */
+static void fmt_ci(char *buf, size_t len, const struct comparison *c)
+{
+	char lo[16], hi[16];
+
+	if (isnan(c->ci_lo)) {
+		snprintf(buf, len, "%s", isnan(c->paired.p) ? "-" : "unbounded");
+		return;
+	}
+	fmt_pct(lo, sizeof(lo), c->ci_lo);
+	fmt_pct(hi, sizeof(hi), c->ci_hi);
+	snprintf(buf, len, "[%s, %s]", lo, hi);
+}
+
+/* A confidence level as "95%", "99.2%", "99.97%". */
+static void fmt_level(char *buf, size_t len, double level)
+{
+	double p = 100 * level;
+
+	snprintf(buf, len, "%.*f%%", p >= 99.9 ? 2 : p == floor(p) ? 0 : 1, p);
+}
+
+/* A key metric's mark in the summary: its verdict, "same" when decided within, "open". */
+static const char *decision_mark(const struct comparison *c)
+{
+	if (c->verdict == VERDICT_NO_CHANGE)
+		return c->decision == DECISION_WITHIN ? "same" : "open";
+	if (c->verdict == VERDICT_TOO_FEW)
+		return "n<2";
+	return verdict_mark(c->verdict);
+}
+
 static void verdict_header(const struct analysis *an, size_t cand, FILE *out)
 {
 	const struct dataset *ds = an->ds;
 	const struct ds_variant *b = &ds->v[ds->base], *c = &ds->v[cand];
-	size_t nreg = 0, nimp = 0, nsame = 0, nnc = 0, nfew = 0;
+	size_t nreg = 0, nimp = 0, nchg = 0, nsame = 0, nnc = 0, nfew = 0;
 
 	for (size_t i = 0; i < an->nc; i++) {
 		if (an->c[i].cand != cand)
 			continue;
 		nreg += an->c[i].verdict == VERDICT_REGRESSION;
 		nimp += an->c[i].verdict == VERDICT_IMPROVEMENT;
+		nchg += an->c[i].verdict == VERDICT_CHANGED;
 		nsame += an->c[i].verdict == VERDICT_NO_CHANGE;
 		nnc += an->c[i].verdict == VERDICT_NOT_COMPARABLE;
 		nfew += an->c[i].verdict == VERDICT_TOO_FEW;
 	}
 	fprintf(out,
-		"%s against %s (baseline): %zu regression%s, %zu improvement%s, %zu without "
-		"significant change",
-		c->name, b->name, nreg, nreg == 1 ? "" : "s", nimp, nimp == 1 ? "" : "s", nsame);
+		"%s against %s (baseline), every row: %zu worse, %zu better, %zu changed, %zu "
+		"without significant change",
+		c->name, b->name, nreg, nimp, nchg, nsame);
 	if (nnc)
 		fprintf(out, ", %zu not comparable", nnc);
 	if (nfew)
-		fprintf(out, ", %zu with too few runs", nfew);
-	fprintf(out, "\n  runs measured: %s %d, %s %d", b->name, b->measured, c->name, c->measured);
-	if (b->warmup || c->warmup)
-		fprintf(out, " (warm-up excluded: %d, %d)", b->warmup, c->warmup);
-	if (b->failed || c->failed)
-		fprintf(out, " (failed, not averaged: %d, %d)", b->failed, c->failed);
+		fprintf(out, ", %zu with too few blocks", nfew);
 	fprintf(out, "\n");
+	runs_line(an, cand, out);
 }
 
 void compare__verdicts(const struct analysis *an, const struct noise *nz, FILE *out)
 {
 	const struct dataset *ds = an->ds;
-	struct tbl t = { .ncol = nz ? 10 : 9, .align = "llrrrrlrlr" };
+	struct tbl t = { .ncol = nz ? 11 : 10, .align = "lllrrrrlrlr" };
 	char pct[8];
 
 	if (ds->nv < 2) {
@@ -236,57 +282,203 @@ void compare__verdicts(const struct analysis *an, const struct noise *nz, FILE *
 		{
 			_cleanup_free_ char *hb = xasprintf("%s*", ds->v[ds->base].name);
 
-			tbl_row(&t, "metric", "better", "n", hb, ds->v[cand].name, "change",
-				"95% CI", "q", "verdict", "MDE");
+			tbl_row(&t, "metric", "key", "better", "n", hb, ds->v[cand].name, "change",
+				"interval", "q", "verdict", "MDE");
 		}
 		for (size_t i = 0; i < an->nc; i++) {
 			const struct comparison *c = &an->c[i];
 			const struct ds_row *r = &ds->rows[c->row];
 			const struct noise_row *nr = noise__find(nz, r->label);
-			char n[32], mb[40], mc[40], ch[16], lo[16], hi[16], ci[40], q[16], mde[16];
+			char n[32], mb[40], mc[40], ch[16], ci[48], q[16], mde[16];
 
-			if (c->cand != cand || c->verdict == VERDICT_NO_DIRECTION)
+			if (c->cand != cand || (r->better == BETTER_NONE && !c->key))
 				continue;
-			snprintf(n, sizeof(n), "%zu/%zu", c->base.n, c->cur.n);
+			snprintf(n, sizeof(n), "%zu", c->pairs);
 			fmt_mean(mb, sizeof(mb), &c->base);
 			fmt_mean(mc, sizeof(mc), &c->cur);
 			fmt_pct(ch, sizeof(ch), c->change);
-			fmt_pct(lo, sizeof(lo), c->ci_lo);
-			fmt_pct(hi, sizeof(hi), c->ci_hi);
-			if (isnan(c->ci_lo))
-				snprintf(ci, sizeof(ci), "-");
-			else
-				snprintf(ci, sizeof(ci), "[%s, %s]", lo, hi);
+			fmt_ci(ci, sizeof(ci), c);
 			fmt_p(q, sizeof(q), c->q);
-			fmt_pct(mde, sizeof(mde),
-				nr ? noise__mde_at(nr,
-						   c->base.n < c->cur.n ? c->base.n : c->cur.n) :
-				     NAN);
+			fmt_pct(mde, sizeof(mde), nr ? noise__mde_at(nr, c->pairs) : NAN);
 			if (mde[0] == '+')
 				memmove(mde, mde + 1, strlen(mde));
-			tbl_row(&t, r->label, metric_better_name(r->better), n, mb, mc,
-				c->verdict == VERDICT_NOT_COMPARABLE ? "n/c" : ch, ci, q,
-				verdict_mark(c->verdict), mde);
+			tbl_row(&t, r->label, c->key ? "key" : "", metric_better_name(r->better), n,
+				mb, mc, c->verdict == VERDICT_NOT_COMPARABLE ? "n/c" : ch, ci, q,
+				verdict_mark_of(c), mde);
 		}
 		tbl_print(&t, out);
 		fprintf(out, "\n");
 	}
 	snprintf(pct, sizeof(pct), "%.0f%%", 100 * an->o.min_effect);
 	fprintf(out,
-		"* baseline. Means ±coefficient of variation; n = measured runs "
-		"(baseline/candidate). change: relative\n"
-		"change of the mean, 95%% CI by bootstrap (%u resamples, seed %llu). "
-		"q: Welch's p adjusted by\n"
-		"Benjamini-Hochberg over the %zu tests of this campaign. REGRESSION or "
-		"improved: q <= %g\n"
-		"and |change| >= %s in the metric's worse or better direction; ~ no "
-		"significant change.\n",
-		an->o.resamples, (unsigned long long)an->o.seed, an->tests, an->o.alpha, pct);
+		"* baseline. Means ±coefficient of variation over every measured run; n = blocks "
+		"with both\n"
+		"sides. change: relative change of the paired means, with Fieller's interval of "
+		"their ratio.\n"
+		"key rows: interval at 1 - %g/(m x %zu looks), q = Bonferroni-adjusted paired t "
+		"p, verdict\n"
+		"when q <= %g and |change| >= %s. Other rows are exploratory: 95%% intervals, "
+		"q by\n"
+		"Benjamini-Hochberg over the %zu exploratory tests, marked worse?/better?, not in "
+		"the verdict.\n",
+		an->o.alpha, an->looks, an->o.alpha, pct, an->tests);
 	if (nz)
 		fprintf(out,
 			"MDE: the change an A/A campaign (%s) says these runs could detect "
 			"(alpha 0.05, power 0.8).\n",
 			nz->source);
+	print_reasons(an, out);
+}
+
+/* A family's one-word standing for one candidate: worse, better, mixed, changed, ~, open. */
+static const char *family_word(const struct analysis *an, size_t cand, const char *fam)
+{
+	size_t reg = 0, imp = 0, chg = 0, open = 0, tested = 0;
+
+	for (size_t i = 0; i < an->nc; i++) {
+		const struct comparison *c = &an->c[i];
+
+		if (c->cand != cand || !c->key || strcmp(an->ds->rows[c->row].family, fam))
+			continue;
+		reg += c->verdict == VERDICT_REGRESSION;
+		imp += c->verdict == VERDICT_IMPROVEMENT;
+		chg += c->verdict == VERDICT_CHANGED;
+		open += c->decision == DECISION_OPEN;
+		tested += verdict_decided(c->verdict);
+	}
+	if (reg && imp)
+		return "mixed";
+	if (reg)
+		return "WORSE";
+	if (imp)
+		return "better";
+	if (chg)
+		return "changed";
+	if (open || !tested)
+		return "undecided";
+	return "same";
+}
+
+void compare__summary(const struct analysis *an, FILE *out)
+{
+	const struct dataset *ds = an->ds;
+	struct tbl t = { .ncol = 9, .align = "llrrrrlrl" };
+	_cleanup_free_ char *buf = NULL;
+	const char *why = analysis__incomplete(an, &buf);
+	char pct[8];
+
+	snprintf(pct, sizeof(pct), "%.0f%%", 100 * an->o.min_effect);
+	if (why)
+		fprintf(out, "INCOMPLETE: %s\n\n", why);
+	if (ds->nv < 2) {
+		fprintf(out, "one variant only: nothing to compare\n");
+		return;
+	}
+	for (size_t cand = 0; cand < ds->nv; cand++) {
+		size_t reg = 0, imp = 0, chg = 0, same = 0, open = 0, keys = 0, nfam = 0;
+		const char **fams = xcalloc(an->nc + 1, sizeof(char *));
+
+		if (cand == ds->base) {
+			free(fams);
+			continue;
+		}
+		for (size_t i = 0; i < an->nc; i++) {
+			const struct comparison *c = &an->c[i];
+			const char *fam = ds->rows[c->row].family;
+			bool seen = false;
+
+			if (c->cand != cand || !c->key || c->decision == DECISION_NONE)
+				continue;
+			keys++;
+			reg += c->verdict == VERDICT_REGRESSION;
+			imp += c->verdict == VERDICT_IMPROVEMENT;
+			chg += c->verdict == VERDICT_CHANGED;
+			same += c->verdict == VERDICT_NO_CHANGE && c->decision == DECISION_WITHIN;
+			open += c->decision == DECISION_OPEN;
+			for (size_t k = 0; k < nfam; k++)
+				seen |= !strcmp(fams[k], fam);
+			if (!seen)
+				fams[nfam++] = fam;
+		}
+		fprintf(out,
+			"%s against %s (baseline): %zu worse, %zu better, %zu changed, %zu the same "
+			"(within ±%s), %zu undecided, of %zu key metrics\n",
+			ds->v[cand].name, ds->v[ds->base].name, reg, imp, chg, same, pct, open,
+			keys);
+		runs_line(an, cand, out);
+		if (nfam) {
+			fprintf(out, "  by workload:");
+			for (size_t k = 0; k < nfam; k++)
+				fprintf(out, "%s %s %s", k ? "," : "", fams[k],
+					family_word(an, cand, fams[k]));
+			fprintf(out, "\n");
+		}
+		fprintf(out, "\n");
+		{
+			_cleanup_free_ char *hb = xasprintf("%s*", ds->v[ds->base].name);
+
+			tbl_row(&t, "workload", "metric", "n", hb, ds->v[cand].name, "change",
+				"interval", "at", "verdict");
+		}
+		for (size_t k = 0; k < nfam; k++)
+			for (size_t i = 0; i < an->nc; i++) {
+				const struct comparison *c = &an->c[i];
+				const struct ds_row *r = &ds->rows[c->row];
+				char n[16], mb[40], mc[40], ch[16], ci[48], lvl[16];
+				const char *metric = r->label;
+
+				if (c->cand != cand || !c->key || c->decision == DECISION_NONE ||
+				    strcmp(r->family, fams[k]))
+					continue;
+				if (r->result)
+					metric += strlen(r->scope) + 1;
+				snprintf(n, sizeof(n), "%zu", c->pairs);
+				fmt_mean(mb, sizeof(mb), &c->base);
+				fmt_mean(mc, sizeof(mc), &c->cur);
+				fmt_pct(ch, sizeof(ch), c->change);
+				fmt_ci(ci, sizeof(ci), c);
+				fmt_level(lvl, sizeof(lvl), c->level);
+				tbl_row(&t, fams[k], metric, n, mb, mc, ch, ci,
+					c->family_size ? lvl : "", decision_mark(c));
+			}
+		tbl_print(&t, out);
+		for (size_t i = 0; i < an->nc; i++) {
+			const struct comparison *c = &an->c[i];
+
+			if (c->cand != cand || !c->key || c->decision != DECISION_OPEN)
+				continue;
+			if (c->verdict == VERDICT_TOO_FEW)
+				fprintf(out, "  undecided: %s: %zu block%s with both sides\n",
+					ds->rows[c->row].label, c->pairs, c->pairs == 1 ? "" : "s");
+			else if (c->more_blocks)
+				fprintf(out,
+					"  undecided: %s: its interval straddles ±%s; about %zu more "
+					"block%s would likely decide it\n",
+					ds->rows[c->row].label, pct, c->more_blocks,
+					c->more_blocks == 1 ? "" : "s");
+			else
+				fprintf(out,
+					"  undecided: %s: its interval straddles ±%s; more than 200 "
+					"blocks, or a quieter machine, would be needed\n",
+					ds->rows[c->row].label, pct);
+		}
+		free(fams);
+		fprintf(out, "\n");
+	}
+	fprintf(out,
+		"n = blocks (each variant once, interleaved). change: relative change of the "
+		"paired means;\n"
+		"interval: Fieller's, at the level shown: 1 - %g/(m x %zu look%s) for a family of m "
+		"key\n"
+		"metrics (Bonferroni: at most %g chance of any false verdict per workload). A "
+		"verdict needs\n"
+		"that test and |change| >= %s; \"same\": the interval lies within ±%s.\n",
+		an->o.alpha, an->looks, an->looks == 1 ? "" : "s", an->o.alpha, pct, pct);
+	if (an->x_worse || an->x_better)
+		fprintf(out,
+			"Exploratory rows (not in the verdict): %zu worse?, %zu better? beyond "
+			"±%s at q <= %g; every row: --all.\n",
+			an->x_worse, an->x_better, pct, an->o.alpha);
 	print_reasons(an, out);
 }
 
@@ -363,7 +555,16 @@ void compare__noise(const struct noise *nz, FILE *out)
 	}
 }
 
-int compare_print(struct store *st, FILE *out, const char *baseline)
+void compare__all(const struct analysis *an, const struct noise *nz, FILE *out)
+{
+	compare__summary(an, out);
+	fprintf(out, "\n");
+	compare__verdicts(an, nz, out);
+	fprintf(out, "\n");
+	compare__table(an, out);
+}
+
+int compare_print(struct store *st, FILE *out, const char *baseline, bool all)
 {
 	_cleanup_(analysis__freep) struct analysis *an = NULL;
 	_cleanup_(noise__freep) struct noise *nz = NULL;
@@ -374,8 +575,9 @@ int compare_print(struct store *st, FILE *out, const char *baseline)
 	if (r < 0)
 		return r;
 	noise__load(st, &nz);
-	compare__verdicts(an, nz, out);
-	fprintf(out, "\n");
-	compare__table(an, out);
-	return (int)an->regressions;
+	if (all)
+		compare__all(an, nz, out);
+	else
+		compare__summary(an, out);
+	return analysis__exit_status(an);
 }

@@ -1,17 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The comparison as fixed-width text, fit for a terminal, a mailing list or
- * a cover letter: first the verdict table of every candidate against the
- * baseline (metrics with a better direction: change, 95% interval, adjusted
- * p-value, verdict, and the minimum detectable effect when noise figures are
- * known), then the full table of means per variant. Honest by construction:
- * n is shown, nothing is decided where a side has n < 2, and a metric whose
- * meaning differs between classic LRU and MGLRU gets no cross-LRU change,
- * only a mark and the reason.
+ * a cover letter: first the summary (per candidate, the key metrics of each
+ * workload with change, interval and verdict, and the undecided ones with
+ * the blocks they would need), then, with --all, the table of every row with
+ * a better direction (key and exploratory, with the minimum detectable
+ * effect when noise figures are known) and the full table of means per
+ * variant. Honest by construction: n is shown, nothing is decided with fewer
+ * than 2 blocks, and a metric whose meaning differs between classic LRU and
+ * MGLRU gets no cross-LRU change, only a mark and the reason.
  */
 #ifndef LRUBENCH_COMPARE_H
 #define LRUBENCH_COMPARE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -19,7 +21,11 @@ struct analysis;
 struct noise;
 struct store;
 
-/* The verdict table (nz may be NULL). */
+/* The summary: an INCOMPLETE line when it is, then per candidate its key metrics. */
+void compare__summary(const struct analysis *an, FILE *out);
+/* Summary, verdict table and full table. */
+void compare__all(const struct analysis *an, const struct noise *nz, FILE *out);
+/* The verdict table of every row with a direction (nz may be NULL). */
 void compare__verdicts(const struct analysis *an, const struct noise *nz, FILE *out);
 /* The table of every row: mean, spread and n per variant, change per candidate. */
 void compare__table(const struct analysis *an, FILE *out);
@@ -27,11 +33,12 @@ void compare__table(const struct analysis *an, FILE *out);
 void compare__noise(const struct noise *nz, FILE *out);
 
 /*
- * Analyse the campaign in st with the default options and print both
- * tables; baseline NULL = the plan's. Returns the number of regressions
- * found, or -errno.
+ * Analyse the campaign in st with the default options and print the summary
+ * (all: every table); baseline NULL = the plan's. Returns the exit status
+ * (EXIT_INCOMPLETE, EXIT_REGRESSION, EXIT_NO_REGRESSION of verdict.h), or
+ * -errno.
  */
-int compare_print(struct store *st, FILE *out, const char *baseline);
+int compare_print(struct store *st, FILE *out, const char *baseline, bool all);
 
 /* Number formats shared by the reports: at most 9 columns ("123456789", "12.3M"). */
 void fmt_num(char *buf, size_t len, double x);

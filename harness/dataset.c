@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "dataset.h"
+#include "catalogue.h"
 #include "plan.h"
 #include "store.h"
 #include "util.h"
@@ -12,38 +13,42 @@
  * workload counters per memcg or workload. The dictionary (metrics.c)
  * supplies unit and direction. One row per counter.
  */
-static const char *const key_counters[] = {
-	"vmstat:pgscan_anon",
-	"vmstat:pgscan_file",
-	"vmstat:pgsteal_anon",
-	"vmstat:pgsteal_file",
-	"vmstat:pgscan_kswapd",
-	"vmstat:pgscan_direct",
-	"vmstat:pgmajfault",
-	"vmstat:pswpin",
-	"vmstat:pswpout",
-	"vmstat:workingset_refault_anon",
-	"vmstat:workingset_refault_file",
-	"memory.stat:pgscan",
-	"memory.stat:pgsteal",
-	"memory.stat:pgmajfault",
-	"memory.events:oom_kill",
-	"psi.memory:some.total",
-	"psi.memory:full.total",
-	"memory.pressure:some.total",
-	"memory.pressure:full.total",
-	"kswapd:cpu_ns",
-	"perf:major-faults",
-	"perf:task-clock",
-	"agent:cpu_ns",
+static const struct {
+	const char *name;
+	bool decides; /* in the "system" family of key metrics (verdict.h) */
+} key_counters[] = {
+	{ "vmstat:pgscan_anon", false },
+	{ "vmstat:pgscan_file", false },
+	{ "vmstat:pgsteal_anon", false },
+	{ "vmstat:pgsteal_file", false },
+	{ "vmstat:pgscan_kswapd", false },
+	{ "vmstat:pgscan_direct", false },
+	{ "vmstat:pgmajfault", true },
+	{ "vmstat:pswpin", false },
+	{ "vmstat:pswpout", true },
+	{ "vmstat:workingset_refault_anon", false },
+	{ "vmstat:workingset_refault_file", false },
+	{ "memory.stat:pgscan", false },
+	{ "memory.stat:pgsteal", false },
+	{ "memory.stat:pgmajfault", false },
+	{ "memory.events:oom_kill", false },
+	{ "psi.memory:some.total", false },
+	{ "psi.memory:full.total", true },
+	{ "memory.pressure:some.total", false },
+	{ "memory.pressure:full.total", false },
+	{ "kswapd:cpu_ns", false },
+	{ "perf:major-faults", false },
+	{ "perf:task-clock", false },
+	{ "agent:cpu_ns", false },
 };
 
-static bool key_counter(const char *name)
+/* The counter's index in key_counters, or -1: not compared. */
+static int key_counter(const char *name)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(key_counters); i++)
-		if (!strcmp(key_counters[i], name))
-			return true;
-	return false;
+		if (!strcmp(key_counters[i].name, name))
+			return (int)i;
+	return -1;
 }
 
 static const char *text(sqlite3_stmt *q, int i)
@@ -53,9 +58,73 @@ static const char *text(sqlite3_stmt *q, int i)
 	return s ? s : "";
 }
 
-static struct ds_row *row_get(struct dataset *ds, const char *label, const char *metric,
-			      const char *scope, const char *group, const char *unit,
-			      enum metric_better better, bool result)
+/* Whether word is one of the space-separated words of list. */
+static bool word_in(const char *list, const char *word)
+{
+	size_t len = strlen(word);
+
+	for (const char *p = list; p && *p;) {
+		size_t w = strcspn(p, " ");
+
+		if (w == len && !strncmp(p, word, len))
+			return true;
+		p += w;
+		p += strspn(p, " ");
+	}
+	return false;
+}
+
+/* The plan's workload called name, or NULL. */
+static const struct plan_workload *plan_workload(const struct plan *p, const char *name)
+{
+	for (size_t i = 0; p && i < p->nworkloads; i++)
+		if (!strcmp(p->workloads[i].name, name))
+			return &p->workloads[i];
+	return NULL;
+}
+
+/*
+ * The row's verdict family and whether it is one of the family's key
+ * metrics (dataset.h). Without the plan (a database from elsewhere) rows
+ * keep their group and nothing is key.
+ */
+static void row_family(const struct plan *p, struct ds_row *r, int counter)
+{
+	const struct plan_workload *w = NULL;
+
+	if (r->result) {
+		w = plan_workload(p, r->scope);
+		r->family = xstrdup(r->scope);
+		if (w)
+			r->key = word_in(w->key ? w->key : w->def->decides,
+					 r->label + strlen(r->scope) + 1);
+		return;
+	}
+	if (!strcmp(r->scope, "-")) {
+		r->family = xstrdup("system");
+		r->key = p && counter >= 0 && key_counters[counter].decides;
+		return;
+	}
+	if (!strncmp(r->metric, "perf:", 5)) {
+		r->family = xstrdup(r->scope);
+		return;
+	}
+	/* a memcg's counters: its workload's family when it holds one workload */
+	for (size_t i = 0; p && i < p->nworkloads; i++) {
+		if (strcmp(p->workloads[i].memcg, r->scope))
+			continue;
+		if (w) {
+			w = NULL;
+			break;
+		}
+		w = &p->workloads[i];
+	}
+	r->family = w ? xstrdup(w->name) : xstrdup(r->group);
+}
+
+static struct ds_row *row_get(struct dataset *ds, const struct plan *p, const char *label,
+			      const char *metric, const char *scope, const char *group,
+			      const char *unit, enum metric_better better, bool result, int counter)
 {
 	struct ds_row *r;
 
@@ -73,15 +142,43 @@ static struct ds_row *row_get(struct dataset *ds, const char *label, const char 
 		.better = better,
 		.result = result,
 		.vals = xcalloc(ds->nv * ds->maxruns, sizeof(double)),
+		.reps = xcalloc(ds->nv * ds->maxruns, sizeof(int)),
 		.n = xcalloc(ds->nv, sizeof(size_t)),
 	};
+	row_family(p, r, counter);
 	return r;
 }
 
-static void row_add(struct dataset *ds, struct ds_row *r, size_t vi, double x)
+static void row_add(struct dataset *ds, struct ds_row *r, size_t vi, int rep, double x)
 {
-	if (r->n[vi] < ds->maxruns)
+	if (r->n[vi] < ds->maxruns) {
+		r->reps[vi * ds->maxruns + r->n[vi]] = rep;
 		r->vals[vi * ds->maxruns + r->n[vi]++] = x;
+	}
+}
+
+size_t ds_pairs(const struct dataset *ds, const struct ds_row *r, size_t a, size_t b, double *pa,
+		double *pb)
+{
+	const double *va = ds_vals(ds, r, a), *vb = ds_vals(ds, r, b);
+	const int *ra = &r->reps[a * ds->maxruns], *rb = &r->reps[b * ds->maxruns];
+	size_t n = 0;
+
+	/* a repetition measured twice (merged inputs) pairs its first value */
+	for (size_t i = 0; i < r->n[a]; i++) {
+		bool dup = false;
+
+		for (size_t k = 0; k < i; k++)
+			dup |= ra[k] == ra[i];
+		for (size_t j = 0; j < r->n[b] && !dup; j++) {
+			if (rb[j] != ra[i])
+				continue;
+			pa[n] = va[i];
+			pb[n++] = vb[j];
+			break;
+		}
+	}
+	return n;
 }
 
 static enum metric_better better_parse(const char *s)
@@ -91,7 +188,8 @@ static enum metric_better better_parse(const char *s)
 				      BETTER_NONE;
 }
 
-static int load_run(sqlite3 *db, struct dataset *ds, size_t vi, int64_t run_id)
+static int load_run(sqlite3 *db, struct dataset *ds, const struct plan *p, size_t vi,
+		    int64_t run_id, int rep)
 {
 	sqlite3_stmt *q = NULL;
 
@@ -104,10 +202,10 @@ static int load_run(sqlite3 *db, struct dataset *ds, size_t vi, int64_t run_id)
 	sqlite3_bind_int64(q, 1, run_id);
 	while (sqlite3_step(q) == SQLITE_ROW) {
 		_cleanup_free_ char *label = xasprintf("%s:%s", text(q, 0), text(q, 1));
-		struct ds_row *r = row_get(ds, label, label, text(q, 0), text(q, 0), text(q, 3),
-					   better_parse(text(q, 4)), true);
+		struct ds_row *r = row_get(ds, p, label, label, text(q, 0), text(q, 0), text(q, 3),
+					   better_parse(text(q, 4)), true, -1);
 
-		row_add(ds, r, vi, sqlite3_column_double(q, 2));
+		row_add(ds, r, vi, rep, sqlite3_column_double(q, 2));
 	}
 	sqlite3_finalize(q);
 
@@ -134,10 +232,11 @@ static int load_run(sqlite3 *db, struct dataset *ds, size_t vi, int64_t run_id)
 	while (sqlite3_step(q) == SQLITE_ROW) {
 		const char *name = text(q, 0), *scope = text(q, 1);
 		_cleanup_free_ char *label = NULL, *group = NULL;
+		int counter = key_counter(name);
 		struct metric_info mi;
 		struct ds_row *r;
 
-		if (!key_counter(name) || metric__lookup(name, &mi) < 0)
+		if (counter < 0 || metric__lookup(name, &mi) < 0)
 			continue;
 		if (!strcmp(scope, "-")) {
 			label = xstrdup(name);
@@ -148,8 +247,8 @@ static int load_run(sqlite3 *db, struct dataset *ds, size_t vi, int64_t run_id)
 			group = !strncmp(name, "perf:", 5) ? xstrdup(scope) :
 							     xasprintf("memcg %s", scope);
 		}
-		r = row_get(ds, label, name, scope, group, mi.unit, mi.better, false);
-		row_add(ds, r, vi, (double)sqlite3_column_int64(q, 2));
+		r = row_get(ds, p, label, name, scope, group, mi.unit, mi.better, false, counter);
+		row_add(ds, r, vi, rep, (double)sqlite3_column_int64(q, 2));
 	}
 	sqlite3_finalize(q);
 	return 0;
@@ -190,9 +289,71 @@ static int load_variants(struct store *st, struct dataset *ds, const char *basel
 	return found ? 0 : -ENOENT;
 }
 
+/*
+ * The plan the campaign ran, for the verdict families and the design; NULL
+ * when the database holds none that parses (it came from elsewhere).
+ */
+static struct plan *plan_of(struct store *st)
+{
+	_cleanup_free_ char *text = NULL, *path = NULL, *err = NULL;
+	struct plan *p = NULL;
+
+	if (store__meta_get(st, "plan.text", &text) < 0)
+		return NULL;
+	if (store__meta_get(st, "plan.path", &path) < 0)
+		path = xstrdup("plan");
+	if (plan__parse(path, text, &p, &err) < 0)
+		return NULL;
+	return p;
+}
+
+/*
+ * The runs whose repetition was lost: failed, with no completed run of the
+ * same variant and repetition and none pending or running. One failure per
+ * lost repetition (its last attempt).
+ */
+static int load_failures(sqlite3 *db, struct dataset *ds)
+{
+	sqlite3_stmt *q = NULL;
+
+	if (sqlite3_prepare_v2(
+		    db,
+		    "SELECT r.id, r.variant_id, r.rep, r.status, COALESCE(r.reason, '') FROM run r "
+		    "WHERE r.status LIKE 'failed%' AND r.ord = (SELECT MAX(o.ord) FROM run o "
+		    "  WHERE o.variant_id = r.variant_id AND o.rep = r.rep "
+		    "  AND o.status LIKE 'failed%') "
+		    "AND NOT EXISTS (SELECT 1 FROM run o WHERE o.variant_id = r.variant_id "
+		    "  AND o.rep = r.rep AND o.status IN ('completed', 'pending', 'running')) "
+		    "ORDER BY r.ord",
+		    -1, &q, NULL) != SQLITE_OK)
+		return -EIO;
+	while (sqlite3_step(q) == SQLITE_ROW) {
+		int64_t vid = sqlite3_column_int64(q, 1);
+		size_t vi;
+
+		for (vi = 0; vi < ds->nv; vi++)
+			if (ds->v[vi].id == vid)
+				break;
+		if (vi == ds->nv)
+			continue;
+		ds->v[vi].lost++;
+		ds->failures = xrealloc(ds->failures, ds->nfailures + 1, sizeof(*ds->failures));
+		ds->failures[ds->nfailures++] = (struct ds_failure){
+			.run_id = sqlite3_column_int64(q, 0),
+			.variant = vi,
+			.rep = sqlite3_column_int(q, 2),
+			.status = xstrdup(text(q, 3)),
+			.reason = xstrdup(text(q, 4)),
+		};
+	}
+	sqlite3_finalize(q);
+	return 0;
+}
+
 int dataset__load(struct store *st, const char *baseline, struct dataset **ret)
 {
 	_cleanup_(dataset__freep) struct dataset *ds = xcalloc(1, sizeof(*ds));
+	_cleanup_(plan__freep) struct plan *plan = plan_of(st);
 	_cleanup_free_ char *base_meta = NULL, *warm = NULL;
 	sqlite3 *db = store__db(st);
 	sqlite3_stmt *q = NULL;
@@ -203,6 +364,16 @@ int dataset__load(struct store *st, const char *baseline, struct dataset **ret)
 		ds->campaign = xstrdup("campaign");
 	if (store__meta_get(st, "plan.warmup", &warm) == 0 && parse_i64(warm, &w) == 0 && w > 0)
 		ds->warmup = (int)w;
+	if (plan && plan->adaptive) {
+		_cleanup_free_ char *reps = NULL;
+
+		/* 'run --reps N' made a fixed design of an adaptive plan */
+		if (store__meta_get(st, "plan.adaptive", &reps) == 0 && !strcmp(reps, "1")) {
+			ds->adaptive = true;
+			ds->min_reps = plan->min_repetitions;
+			ds->max_reps = plan->max_repetitions;
+		}
+	}
 	if (!baseline && store__meta_get(st, "plan.baseline", &base_meta) == 0)
 		baseline = base_meta;
 	r = load_variants(st, ds, baseline);
@@ -221,6 +392,8 @@ int dataset__load(struct store *st, const char *baseline, struct dataset **ret)
 	while (r == 0 && sqlite3_step(q) == SQLITE_ROW) {
 		int64_t vid = sqlite3_column_int64(q, 1);
 		const char *status = text(q, 3), *rel = text(q, 4);
+		int rep = sqlite3_column_int(q, 2);
+		struct ds_variant *v;
 		size_t vi;
 
 		for (vi = 0; vi < ds->nv; vi++)
@@ -228,29 +401,38 @@ int dataset__load(struct store *st, const char *baseline, struct dataset **ret)
 				break;
 		if (vi == ds->nv)
 			continue;
+		v = &ds->v[vi];
 		if (strcmp(status, RUN_COMPLETED)) {
 			if (!strncmp(status, "failed", 6))
-				ds->v[vi].failed++;
+				v->failed++;
 			else
-				ds->v[vi].other++;
+				v->other++;
 			continue;
 		}
-		if (sqlite3_column_int(q, 2) < ds->warmup) {
-			ds->v[vi].warmup++;
+		if (rep < ds->warmup) {
+			v->warmup++;
 			continue;
 		}
 		if (*rel && !ds->release)
 			ds->release = xstrdup(rel);
-		ds->v[vi].runs =
-			xrealloc(ds->v[vi].runs, (size_t)ds->v[vi].measured + 1, sizeof(int64_t));
-		ds->v[vi].runs[ds->v[vi].measured++] = sqlite3_column_int64(q, 0);
-		r = load_run(db, ds, vi, sqlite3_column_int64(q, 0));
+		if (*rel && !v->release)
+			v->release = xstrdup(rel);
+		v->runs = xrealloc(v->runs, (size_t)v->measured + 1, sizeof(int64_t));
+		v->reps = xrealloc(v->reps, (size_t)v->measured + 1, sizeof(int));
+		v->reps[v->measured] = rep;
+		v->runs[v->measured++] = sqlite3_column_int64(q, 0);
+		r = load_run(db, ds, plan, vi, sqlite3_column_int64(q, 0), rep);
 	}
 	sqlite3_finalize(q);
+	if (r == 0)
+		r = load_failures(db, ds);
 	if (r < 0)
 		return r;
 	if (!ds->release)
 		ds->release = xstrdup("");
+	for (size_t i = 0; i < ds->nv; i++)
+		if (!ds->v[i].release)
+			ds->v[i].release = xstrdup("");
 	*ret = TAKE_PTR(ds);
 	return 0;
 }
@@ -276,8 +458,10 @@ void dataset__free(struct dataset *ds)
 		free(r->metric);
 		free(r->scope);
 		free(r->group);
+		free(r->family);
 		free(r->unit);
 		free(r->vals);
+		free(r->reps);
 		free(r->n);
 	}
 	for (size_t i = 0; i < ds->nv; i++) {
@@ -285,8 +469,15 @@ void dataset__free(struct dataset *ds)
 		free(ds->v[i].lru);
 		free(ds->v[i].kernel);
 		free(ds->v[i].knobs);
+		free(ds->v[i].release);
 		free(ds->v[i].runs);
+		free(ds->v[i].reps);
 	}
+	for (size_t i = 0; i < ds->nfailures; i++) {
+		free(ds->failures[i].status);
+		free(ds->failures[i].reason);
+	}
+	free(ds->failures);
 	free(ds->rows);
 	free(ds->v);
 	free(ds->campaign);

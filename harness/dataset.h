@@ -7,7 +7,14 @@
  * Measured runs are the completed ones that are not warm-up: the plan's
  * "[campaign] warmup = N" stores meta plan.warmup, and runs whose repetition
  * is below N are counted but not measured. Failed runs are counted, never
- * averaged.
+ * averaged. Every value keeps its repetition: repetition r of every variant
+ * ran in one block of the interleaved order, so the statistics pair them.
+ *
+ * Rows are grouped in verdict families (verdict.h): a workload's results
+ * and the counters of its memcg or its perf events belong to the workload,
+ * the machine's counters to "system". A family's key rows are the
+ * workload's key results (the catalogue's .decides, or the plan's
+ * [workload] key =) and, for "system", the counters marked in dataset.c.
  */
 #ifndef LRUBENCH_DATASET_H
 #define LRUBENCH_DATASET_H
@@ -23,8 +30,23 @@ struct store;
 struct ds_variant {
 	int64_t id;
 	char *name, *lru, *kernel, *knobs;
+	char *release; /* guest kernel release of its first measured run, "" if unknown */
 	int measured, warmup, failed, other; /* runs: other = pending or running */
+	/*
+	 * Planned runs (repetitions) that ended failed-* after their retries:
+	 * no completed run of that repetition and none still to come.
+	 */
+	int lost;
 	int64_t *runs; /* the measured runs' ids, in campaign order */
+	int *reps;     /* their repetitions */
+};
+
+/* A run that failed and was not made good by a retry (a lost repetition). */
+struct ds_failure {
+	int64_t run_id;
+	size_t variant;
+	int rep;
+	char *status, *reason;
 };
 
 struct ds_row {
@@ -32,10 +54,13 @@ struct ds_row {
 	char *metric; /* the dictionary's name: "memory.stat:pgmajfault" */
 	char *scope; /* "-" system-wide, a memcg, or a workload */
 	char *group; /* the workload a row belongs to, "memcg NAME" or "system" */
+	char *family; /* its verdict family: a workload, "memcg NAME" or "system" */
 	char *unit;
 	enum metric_better better;
 	bool result; /* a workload's own result line */
-	double *vals; /* [variant][run], nv * maxruns */
+	bool key;    /* one of its family's key metrics */
+	double *vals; /* [variant][k], nv * maxruns, in campaign order */
+	int *reps;    /* the repetition of each value, same layout */
 	size_t *n; /* measured values per variant */
 };
 
@@ -49,6 +74,15 @@ struct dataset {
 	size_t nrows;
 	size_t maxruns;
 	int warmup; /* repetitions excluded as warm-up */
+	/*
+	 * The design: repetitions = auto adds blocks between min_reps and
+	 * max_reps (each block after the first min_reps is one more look at the
+	 * data); fixed designs have adaptive false.
+	 */
+	bool adaptive;
+	int min_reps, max_reps;
+	struct ds_failure *failures;
+	size_t nfailures;
 };
 
 /*
@@ -59,6 +93,14 @@ struct dataset {
 int dataset__load(struct store *st, const char *baseline, struct dataset **ret);
 void dataset__free(struct dataset *ds);
 void dataset__freep(struct dataset **ds);
+
+/*
+ * The values of row r that variants a and b measured in the same
+ * repetition, in a's campaign order, into pa[] and pb[] (room for
+ * ds->maxruns each); returns how many pairs.
+ */
+size_t ds_pairs(const struct dataset *ds, const struct ds_row *r, size_t a, size_t b, double *pa,
+		double *pb);
 
 /* The measured values of row r for variant vi (row->n[vi] of them). */
 static inline const double *ds_vals(const struct dataset *ds, const struct ds_row *r, size_t vi)

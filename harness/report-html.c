@@ -147,105 +147,147 @@ static void mean_cell(FILE *f, const struct stats_summary *s)
 	td(f, NULL, buf);
 }
 
-static void verdicts(FILE *f, const struct report *rp)
+/* One candidate's rows, key (true) or exploratory, as a table. */
+static void verdict_table(FILE *f, const struct report *rp, size_t cand, bool key)
 {
 	const struct analysis *an = rp->an;
 	const struct dataset *ds = an->ds;
 
+	fprintf(f, "<table class=\"verdicts\"><thead><tr><th class=\"l\">%s</th>"
+		   "<th class=\"l\">metric</th><th class=\"l\">better</th><th>blocks</th><th>",
+		key ? "workload" : "group");
+	escape_xml(f, ds->v[ds->base].name);
+	fprintf(f, " (baseline)</th><th>");
+	escape_xml(f, ds->v[cand].name);
+	fprintf(f,
+		"</th><th>change</th><th>interval</th><th>level</th><th>p paired</th><th>q "
+		"(%s)</th><th>p Welch</th><th>Cliff's δ</th>%s<th class=\"l\">verdict</th></tr>"
+		"</thead><tbody>\n",
+		key ? "Bonferroni" : "BH", rp->nz ? "<th>MDE</th>" : "");
+	for (size_t i = 0; i < an->nc; i++) {
+		const struct comparison *c = &an->c[i];
+		const struct ds_row *r = &ds->rows[c->row];
+		char ch[16], lo[16], hi[16], buf[64];
+
+		if (c->cand != cand || c->key != key || (!key && r->better == BETTER_NONE))
+			continue;
+		fprintf(f, "<tr class=\"%s\">",
+			c->verdict == VERDICT_CHANGED ? "regression" : row_class(c->verdict));
+		td(f, "l", r->family);
+		td(f, "l mono", r->label);
+		td(f, "l", metric_better_name(r->better));
+		snprintf(buf, sizeof(buf), "%zu", c->pairs);
+		td(f, NULL, buf);
+		mean_cell(f, &c->base);
+		mean_cell(f, &c->cur);
+		fmt_pct(ch, sizeof(ch), c->change);
+		td(f, NULL, c->verdict == VERDICT_NOT_COMPARABLE ? "n/c" : ch);
+		fmt_pct(lo, sizeof(lo), c->ci_lo);
+		fmt_pct(hi, sizeof(hi), c->ci_hi);
+		snprintf(buf, sizeof(buf), "[%s, %s]", lo, hi);
+		td(f, NULL, isnan(c->ci_lo) ? (isnan(c->paired.p) ? "-" : "unbounded") : buf);
+		snprintf(buf, sizeof(buf), "%.4g%%", 100 * c->level);
+		td(f, NULL, isnan(c->paired.p) ? "-" : buf);
+		fmt_p(buf, sizeof(buf), c->paired.p);
+		td(f, NULL, buf);
+		fmt_p(buf, sizeof(buf), c->q);
+		td(f, NULL, buf);
+		fmt_p(buf, sizeof(buf), c->welch.p);
+		td(f, NULL, buf);
+		if (isnan(c->cliff))
+			snprintf(buf, sizeof(buf), "-");
+		else
+			snprintf(buf, sizeof(buf), "%+.2f", c->cliff);
+		td(f, NULL, buf);
+		if (rp->nz) {
+			const struct noise_row *nr = noise__find(rp->nz, r->label);
+
+			fmt_pct(buf, sizeof(buf), nr ? noise__mde_at(nr, c->pairs) : NAN);
+			td(f, NULL, buf[0] == '+' ? buf + 1 : buf);
+		}
+		fprintf(f, "<td class=\"v\">");
+		escape_xml(f, key ? verdict_name(c->verdict) : verdict_mark_of(c));
+		if (key && c->decision != DECISION_NONE) {
+			fprintf(f, "<br/><small>%s", decision_name(c->decision));
+			if (c->more_blocks)
+				fprintf(f, ": ~%zu more blocks", c->more_blocks);
+			fprintf(f, "</small>");
+		}
+		if (c->reason) {
+			fprintf(f, "<br/><small>");
+			escape_xml(f, c->reason);
+			fprintf(f, "</small>");
+		}
+		fprintf(f, "</td></tr>\n");
+	}
+	fprintf(f, "</tbody></table>\n");
+}
+
+static void verdicts(FILE *f, const struct report *rp)
+{
+	const struct analysis *an = rp->an;
+	const struct dataset *ds = an->ds;
+	_cleanup_free_ char *buf = NULL;
+	const char *why = analysis__incomplete(an, &buf);
+
 	fprintf(f, "<section id=\"verdicts\"><h2>Verdicts</h2>\n");
+	if (why) {
+		fprintf(f, "<p class=\"summary bad\">INCOMPLETE: ");
+		escape_xml(f, why);
+		fprintf(f, " (exit %d). The Runs section says which runs failed and why.</p>\n",
+			EXIT_INCOMPLETE);
+	}
 	if (ds->nv < 2)
 		fprintf(f, "<p>One variant only: nothing to compare.</p>\n");
 	for (size_t cand = 0; cand < ds->nv; cand++) {
-		size_t nreg = 0, nimp = 0;
+		size_t nreg = 0, nimp = 0, nchg = 0, nopen = 0;
 
 		if (cand == ds->base)
 			continue;
 		for (size_t i = 0; i < an->nc; i++) {
-			nreg += an->c[i].cand == cand && an->c[i].verdict == VERDICT_REGRESSION;
-			nimp += an->c[i].cand == cand && an->c[i].verdict == VERDICT_IMPROVEMENT;
+			const struct comparison *c = &an->c[i];
+
+			if (c->cand != cand || !c->key)
+				continue;
+			nreg += c->verdict == VERDICT_REGRESSION;
+			nimp += c->verdict == VERDICT_IMPROVEMENT;
+			nchg += c->verdict == VERDICT_CHANGED;
+			nopen += c->decision == DECISION_OPEN;
 		}
 		fprintf(f, "<h3>");
 		escape_xml(f, ds->v[cand].name);
 		fprintf(f, " against ");
 		escape_xml(f, ds->v[ds->base].name);
 		fprintf(f,
-			" (baseline)</h3>\n<p class=\"summary\"><span class=\"%s\">%zu "
-			"regression%s</span>, <span class=\"%s\">%zu improvement%s</span>; "
-			"runs measured: %d and %d",
-			nreg ? "bad" : "", nreg, nreg == 1 ? "" : "s", nimp ? "good" : "", nimp,
-			nimp == 1 ? "" : "s", ds->v[ds->base].measured, ds->v[cand].measured);
+			" (baseline)</h3>\n<p class=\"summary\">Key metrics: <span class=\"%s\">%zu "
+			"worse</span>, <span class=\"%s\">%zu better</span>, %zu changed, %zu "
+			"undecided; %zu blocks measured (runs %d and %d)",
+			nreg ? "bad" : "", nreg, nimp ? "good" : "", nimp, nchg, nopen,
+			analysis__blocks(an, cand), ds->v[ds->base].measured, ds->v[cand].measured);
 		if (ds->warmup)
 			fprintf(f,
 				" (the first %d repetition%s of each variant excluded as "
 				"warm-up)",
 				ds->warmup, ds->warmup == 1 ? "" : "s");
-		fprintf(f, ".</p>\n<table class=\"verdicts\"><thead><tr><th class=\"l\">metric</th>"
-			   "<th class=\"l\">better</th><th>");
-		escape_xml(f, ds->v[ds->base].name);
-		fprintf(f, " (baseline)</th><th>");
-		escape_xml(f, ds->v[cand].name);
-		fprintf(f,
-			"</th><th>change</th><th>95%% CI</th><th>p Welch</th><th>p "
-			"Mann-Whitney</th><th>q (BH)</th><th>Cliff's δ</th>%s"
-			"<th class=\"l\">verdict</th></tr></thead><tbody>\n",
-			rp->nz ? "<th>MDE</th>" : "");
-		for (size_t i = 0; i < an->nc; i++) {
-			const struct comparison *c = &an->c[i];
-			const struct ds_row *r = &ds->rows[c->row];
-			char ch[16], lo[16], hi[16], buf[64];
-
-			if (c->cand != cand || r->better == BETTER_NONE)
-				continue;
-			fprintf(f, "<tr class=\"%s\">", row_class(c->verdict));
-			td(f, "l mono", r->label);
-			td(f, "l", metric_better_name(r->better));
-			mean_cell(f, &c->base);
-			mean_cell(f, &c->cur);
-			fmt_pct(ch, sizeof(ch), c->change);
-			td(f, NULL, c->verdict == VERDICT_NOT_COMPARABLE ? "n/c" : ch);
-			fmt_pct(lo, sizeof(lo), c->ci_lo);
-			fmt_pct(hi, sizeof(hi), c->ci_hi);
-			snprintf(buf, sizeof(buf), "[%s, %s]", lo, hi);
-			td(f, NULL, isnan(c->ci_lo) ? "-" : buf);
-			fmt_p(buf, sizeof(buf), c->welch.p);
-			td(f, NULL, buf);
-			fmt_p(buf, sizeof(buf), c->mw.p);
-			td(f, NULL, buf);
-			fmt_p(buf, sizeof(buf), c->q);
-			td(f, NULL, buf);
-			if (isnan(c->cliff))
-				snprintf(buf, sizeof(buf), "-");
-			else
-				snprintf(buf, sizeof(buf), "%+.2f", c->cliff);
-			td(f, NULL, buf);
-			if (rp->nz) {
-				const struct noise_row *nr = noise__find(rp->nz, r->label);
-				size_t n = c->base.n < c->cur.n ? c->base.n : c->cur.n;
-
-				fmt_pct(buf, sizeof(buf), nr ? noise__mde_at(nr, n) : NAN);
-				td(f, NULL, buf[0] == '+' ? buf + 1 : buf);
-			}
-			fprintf(f, "<td class=\"v\">");
-			escape_xml(f, verdict_name(c->verdict));
-			if (c->reason) {
-				fprintf(f, "<br/><small>");
-				escape_xml(f, c->reason);
-				fprintf(f, "</small>");
-			}
-			fprintf(f, "</td></tr>\n");
-		}
-		fprintf(f, "</tbody></table>\n");
+		fprintf(f, ".</p>\n");
+		verdict_table(f, rp, cand, true);
+		fprintf(f, "<details><summary>Exploratory rows (not part of the verdict)</summary>\n");
+		verdict_table(f, rp, cand, false);
+		fprintf(f, "</details>\n");
 	}
 	fprintf(f,
-		"<p>Change: relative change of the mean, with a 95%% percentile bootstrap "
-		"interval (%u resamples, seed %llu). q: Welch's p adjusted by Benjamini-Hochberg "
-		"over the %zu tests of this campaign. A regression or improvement needs q ≤ %g "
-		"and a change of at least %.0f%% in the metric's worse or better direction. "
-		"Mann-Whitney's p and Cliff's δ are shown beside it; with 3 runs a side "
-		"Mann-Whitney cannot go below 0.1. n/c: the metric means different things "
-		"under classic LRU and MGLRU on this kernel, so no verdict is given across them.",
-		an->o.resamples, (unsigned long long)an->o.seed, an->tests, an->o.alpha,
-		100 * an->o.min_effect);
+		"<p>Runs are interleaved in blocks (every variant once per repetition); each "
+		"comparison pairs the two variants' runs of a block. Change: relative change of "
+		"the paired means, with Fieller's interval of their ratio. Key metrics (a "
+		"workload's few deciding results, and the machine's): the paired t test at "
+		"%g/(m × %zu look%s) for a family of m, Bonferroni, so that any false verdict in "
+		"a family has at most a %g chance; the interval at that level. A verdict needs "
+		"that test and a change of at least %.0f%%. Exploratory rows: 95%% intervals, q "
+		"by Benjamini-Hochberg over the %zu exploratory tests, never part of the verdict "
+		"or the exit status. n/c: the metric means different things under classic LRU "
+		"and MGLRU on this kernel, so no verdict is given across them.",
+		an->o.alpha, an->looks, an->looks == 1 ? "" : "s", an->o.alpha,
+		100 * an->o.min_effect, an->tests);
 	if (rp->nz) {
 		fprintf(f, " MDE: the smallest change these runs detect (alpha 0.05, power 0.8), "
 			   "from the A/A campaign ");

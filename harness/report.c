@@ -153,6 +153,8 @@ static int write_md(const struct report *rp, const char *path)
 	fprintf(f, "Database `%s`; report by lrubench %s (campaign run by %s).\n\n", rp->o->db_path,
 		LRUBENCH_VERSION, rp->version);
 	fprintf(f, "## Verdicts\n\n```\n");
+	compare__summary(rp->an, f);
+	fprintf(f, "```\n\n## Every row\n\n```\n");
 	compare__verdicts(rp->an, rp->nz, f);
 	fprintf(f, "```\n\n## Comparison\n\n```\n");
 	compare__table(rp->an, f);
@@ -235,7 +237,7 @@ static int import_noise(struct store *st, const char *path)
 	return noise__store(st, nz);
 }
 
-int report__write(struct store *st, const struct report_opts *o, size_t *ret_regressions)
+int report__write(struct store *st, const struct report_opts *o, int *ret_status)
 {
 	struct report rp = { .st = st, .o = o };
 	_cleanup_free_ char *md = xasprintf("%s/report.md", o->dir);
@@ -285,8 +287,8 @@ int report__write(struct store *st, const struct report_opts *o, size_t *ret_reg
 		r = write_file_with(&rp, o->junit, report_junit);
 	if (r == 0 && o->json)
 		r = write_file_with(&rp, o->json, report_json);
-	if (r == 0 && ret_regressions)
-		*ret_regressions = rp.an->regressions;
+	if (r == 0 && ret_status)
+		*ret_status = analysis__exit_status(rp.an);
 out:
 	report_clear(&rp);
 	return r;

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Reports: reports/<campaign>/ with
- *   report.md    fixed-width text for a mailing list: the verdict table
- *                first, then the full comparison, noise floor, runs and
- *                provenance;
+ *   report.md    fixed-width text for a mailing list: the summary of key
+ *                metrics first, then every row, the full comparison, noise
+ *                floor, runs and provenance;
  *   index.html   self-contained XHTML (inline CSS and SVG, no network):
  *                verdicts, heatmap, one section per workload with its
  *                plots, time series, generations, balance, runs and the
  *                provenance of every variant;
  *   plots/       every plot as PNG, SVG and PDF, with its data and script;
- * and on request JUnit XML (one test case per metric verdict) and JSON
+ * and on request JUnit XML (failed runs as errors, one test case per metric) and JSON
  * (the verdict table) for CI.
  */
 #ifndef LRUBENCH_REPORT_H
@@ -34,11 +34,12 @@ struct report_opts {
 };
 
 /*
- * Write everything o asks for. *ret_regressions (may be NULL) is the number
- * of regression verdicts. Missing gnuplot is not an error: the reports say
- * so. Returns 0 or -errno (the first file that could not be written).
+ * Write everything o asks for. *ret_status (may be NULL) is the campaign's
+ * exit status (EXIT_* of verdict.h). Missing gnuplot is not an error: the
+ * reports say so. Returns 0 or -errno (the first file that could not be
+ * written).
  */
-int report__write(struct store *st, const struct report_opts *o, size_t *ret_regressions);
+int report__write(struct store *st, const struct report_opts *o, int *ret_status);
 
 /* report__write() with the default options, into dir. */
 int report_write(struct store *st, const char *db_path, const char *dir);

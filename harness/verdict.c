@@ -10,10 +10,11 @@ static const struct {
 } verdicts[] = {
 	[VERDICT_REGRESSION] = { "regression", "REGRESSION" },
 	[VERDICT_IMPROVEMENT] = { "improvement", "improved" },
+	[VERDICT_CHANGED] = { "changed", "changed" },
 	[VERDICT_NO_CHANGE] = { "no significant change", "~" },
 	[VERDICT_NO_DIRECTION] = { "no better direction", "" },
 	[VERDICT_NOT_COMPARABLE] = { "not comparable across LRUs", "n/c" },
-	[VERDICT_TOO_FEW] = { "too few runs (n < 2)", "n<2" },
+	[VERDICT_TOO_FEW] = { "too few blocks (n < 2)", "n<2" },
 	[VERDICT_NO_DATA] = { "no data", "-" },
 };
 
@@ -27,20 +28,85 @@ const char *verdict_mark(enum verdict v)
 	return verdicts[v].mark;
 }
 
+const char *verdict_mark_of(const struct comparison *c)
+{
+	if (c->key)
+		return verdict_mark(c->verdict);
+	return c->verdict == VERDICT_REGRESSION	 ? "worse?" :
+	       c->verdict == VERDICT_IMPROVEMENT ? "better?" :
+						   verdict_mark(c->verdict);
+}
+
 bool verdict_decided(enum verdict v)
 {
-	return v == VERDICT_REGRESSION || v == VERDICT_IMPROVEMENT || v == VERDICT_NO_CHANGE;
+	return v == VERDICT_REGRESSION || v == VERDICT_IMPROVEMENT || v == VERDICT_CHANGED ||
+	       v == VERDICT_NO_CHANGE;
 }
 
-/* FNV-1a: the bootstrap seed of a comparison depends on what is compared, not on its order. */
-static uint64_t fnv(uint64_t h, const char *s)
+const char *decision_name(enum decision d)
 {
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-	return h;
+	return d == DECISION_BEYOND ? "beyond" :
+	       d == DECISION_WITHIN ? "within" :
+	       d == DECISION_OPEN   ? "open" :
+				      "";
 }
 
-static void compare_one(const struct analysis *an, struct comparison *c)
+/* Whether both variants' kernels are known to count this metric alike under both LRUs. */
+static bool comparable(const struct dataset *ds, const struct ds_row *r, size_t cand,
+		       const char **reason)
+{
+	const char *rb = ds->v[ds->base].release, *rc = ds->v[cand].release;
+
+	if (!ds_cross_lru(ds, ds->base, cand))
+		return true;
+	if (!metric__comparable(r->metric, *rb ? rb : ds->release, reason))
+		return false;
+	return !strcmp(rb, rc) || metric__comparable(r->metric, *rc ? rc : ds->release, reason);
+}
+
+/*
+ * The change and its interval from the pairs at the given level: Fieller's
+ * interval of the ratio, turned into a relative change of the mean.
+ */
+static void paired_change(struct comparison *c, const double *a, const double *b, size_t n)
+{
+	double ma = 0, mb = 0, lo, hi;
+
+	for (size_t i = 0; i < n; i++) {
+		ma += a[i];
+		mb += b[i];
+	}
+	ma /= (double)n;
+	mb /= (double)n;
+	if (ma != 0)
+		c->change = (mb - ma) / fabs(ma);
+	else
+		c->change = mb == 0 ? 0 : copysign(INFINITY, mb);
+	stats__paired_t(a, b, n, &c->paired);
+	if (c->paired.stat == 0 && c->paired.p == 1 && mb == ma) {
+		bool same = true;
+
+		for (size_t i = 0; i < n; i++)
+			same &= a[i] == b[i];
+		if (same) {
+			/* equal in every block (no OOM kill on either side): no change, exactly */
+			c->ci_lo = c->ci_hi = 0;
+			return;
+		}
+	}
+	if (stats__fieller_paired(a, b, n, c->level, &lo, &hi) < 0)
+		return;
+	/* R = mb / ma; change = (R - 1) for ma > 0, (1 - R) for ma < 0 */
+	if (ma > 0) {
+		c->ci_lo = lo - 1;
+		c->ci_hi = hi - 1;
+	} else {
+		c->ci_lo = 1 - hi;
+		c->ci_hi = 1 - lo;
+	}
+}
+
+static void compare_one(const struct analysis *an, struct comparison *c, double *pa, double *pb)
 {
 	const struct dataset *ds = an->ds;
 	const struct ds_row *r = &ds->rows[c->row];
@@ -49,7 +115,9 @@ static void compare_one(const struct analysis *an, struct comparison *c)
 	const char *reason = NULL;
 
 	c->change = c->ci_lo = c->ci_hi = c->q = c->cliff = c->hedges = NAN;
-	c->welch.p = c->mw.p = NAN;
+	c->paired.p = c->welch.p = c->mw.p = NAN;
+	c->key = r->key;
+	c->level = an->o.level;
 	if (na)
 		stats__summary(a, na, &c->base);
 	if (nb)
@@ -58,66 +126,173 @@ static void compare_one(const struct analysis *an, struct comparison *c)
 		c->verdict = VERDICT_NO_DATA;
 		return;
 	}
-	if (ds_cross_lru(ds, ds->base, c->cand) &&
-	    !metric__comparable(r->metric, ds->release, &reason)) {
+	if (!comparable(ds, r, c->cand, &reason)) {
 		c->verdict = VERDICT_NOT_COMPARABLE;
 		c->reason = reason;
 		return;
 	}
-	if (na < 2 || nb < 2) {
+	c->pairs = ds_pairs(ds, r, ds->base, c->cand, pa, pb);
+	if (c->pairs < VERDICT_MIN_BLOCKS) {
 		c->verdict = VERDICT_TOO_FEW;
+		if (c->key)
+			c->decision = DECISION_OPEN;
 		return;
 	}
-	if (c->base.mean != 0)
-		c->change = (c->cur.mean - c->base.mean) / fabs(c->base.mean);
-	else if (c->cur.mean != 0)
-		c->change = copysign(INFINITY, c->cur.mean);
-	else
-		c->change = 0;
-	stats__bootstrap_rel_change(a, na, b, nb,
-				    fnv(fnv(0xcbf29ce484222325ULL ^ an->o.seed, r->label),
-					ds->v[c->cand].name),
-				    an->o.resamples, an->o.level, &c->ci_lo, &c->ci_hi);
 	stats__welch(a, na, b, nb, &c->welch);
 	stats__mann_whitney(a, na, b, nb, &c->mw);
 	stats__cliffs_delta(a, na, b, nb, &c->cliff);
 	stats__hedges_g(a, na, b, nb, &c->hedges);
-	c->verdict = r->better == BETTER_NONE ? VERDICT_NO_DIRECTION : VERDICT_NO_CHANGE;
+	c->verdict = r->better == BETTER_NONE && !c->key ? VERDICT_NO_DIRECTION : VERDICT_NO_CHANGE;
 }
 
-static void decide(struct analysis *an)
+/* The verdict a tested row gets from its p-value and change. */
+static enum verdict verdict_of(const struct analysis *an, const struct comparison *c, double q)
 {
-	_cleanup_free_ double *p = xcalloc(an->nc + 1, sizeof(double));
-	_cleanup_free_ double *q = xcalloc(an->nc + 1, sizeof(double));
+	enum metric_better better = an->ds->rows[c->row].better;
 
-	for (size_t i = 0; i < an->nc; i++) {
-		p[i] = an->c[i].verdict == VERDICT_NO_CHANGE ? an->c[i].welch.p : NAN;
-		an->tests += !isnan(p[i]);
+	if (!(q <= an->o.alpha) || !(fabs(c->change) >= an->o.min_effect))
+		return VERDICT_NO_CHANGE;
+	if (better == BETTER_NONE)
+		return VERDICT_CHANGED;
+	return (better == BETTER_HIGHER ? c->change < 0 : c->change > 0) ? VERDICT_REGRESSION :
+									   VERDICT_IMPROVEMENT;
+}
+
+/* Where a key metric stands, and how many more blocks would likely settle it. */
+static void decide_key(const struct analysis *an, struct comparison *c, const double *pa,
+		       const double *pb)
+{
+	double me = an->o.min_effect, gap;
+
+	if (isnan(c->ci_lo) && isinf(c->change) && c->q <= an->o.alpha) {
+		/* unbounded, from a zero base: an infinite change is beyond any minimum */
+		c->decision = DECISION_BEYOND;
+		return;
 	}
-	stats__bh_adjust(p, an->nc, q);
+	if (c->ci_lo >= me || c->ci_hi <= -me) {
+		c->decision = DECISION_BEYOND;
+		return;
+	}
+	if (c->ci_lo > -me && c->ci_hi < me) {
+		c->decision = DECISION_WITHIN;
+		return;
+	}
+	c->decision = DECISION_OPEN;
+	gap = fabs(fabs(c->change) - me);
+	if (!(gap > 0) || !isfinite(gap))
+		return;
+	for (size_t n2 = c->pairs + 1; n2 <= c->pairs + 200; n2++)
+		if (stats__paired_rel_half(pa, pb, c->pairs, n2, c->level) < gap) {
+			c->more_blocks = n2 - c->pairs;
+			return;
+		}
+}
+
+/*
+ * The share of alpha a key test at this many blocks may spend, before the
+ * family's Bonferroni: the whole of it in a fixed design; in an adaptive one
+ * half at the last look (max_reps blocks) and the other half split evenly
+ * over the looks before it, so that the chance of a false verdict at
+ * whichever look the campaign stops is at most alpha (a union bound over
+ * looks; alpha-spending in the sense of Lan and DeMets 1983).
+ */
+static double look_share(const struct analysis *an, size_t blocks)
+{
+	const struct dataset *ds = an->ds;
+
+	if (an->looks < 2)
+		return 1;
+	if (blocks >= (size_t)ds->max_reps)
+		return 0.5;
+	return 0.5 / (double)(an->looks - 1);
+}
+
+/* Key metrics: Bonferroni within each family of each candidate, over the design's looks. */
+static void decide_keys(struct analysis *an, double *pa, double *pb)
+{
+	const struct dataset *ds = an->ds;
+
 	for (size_t i = 0; i < an->nc; i++) {
 		struct comparison *c = &an->c[i];
-		enum metric_better better = an->ds->rows[c->row].better;
-		bool worse;
+		const char *fam = ds->rows[c->row].family;
+		size_t m = 0;
 
-		if (isnan(q[i]))
+		if (!c->key || c->verdict != VERDICT_NO_CHANGE)
 			continue;
-		c->q = q[i];
-		if (!(c->q <= an->o.alpha) || !(fabs(c->change) >= an->o.min_effect))
+		for (size_t j = 0; j < an->nc; j++)
+			m += an->c[j].cand == c->cand && an->c[j].key &&
+			     an->c[j].verdict == VERDICT_NO_CHANGE &&
+			     !strcmp(ds->rows[an->c[j].row].family, fam);
+		c->family_size = m;
+		c->level = 1 - an->o.alpha * look_share(an, c->pairs) / (double)m;
+		ds_pairs(ds, &ds->rows[c->row], ds->base, c->cand, pa, pb);
+		paired_change(c, pa, pb, c->pairs);
+		c->q = fmin(1, c->paired.p * (double)m / look_share(an, c->pairs));
+		an->key_tests++;
+	}
+	for (size_t i = 0; i < an->nc; i++) {
+		struct comparison *c = &an->c[i];
+
+		if (!c->key || !c->family_size)
 			continue;
-		worse = better == BETTER_HIGHER ? c->change < 0 : c->change > 0;
-		c->verdict = worse ? VERDICT_REGRESSION : VERDICT_IMPROVEMENT;
-		an->regressions += worse;
-		an->improvements += !worse;
+		c->verdict = verdict_of(an, c, c->q);
+		ds_pairs(ds, &ds->rows[c->row], ds->base, c->cand, pa, pb);
+		decide_key(an, c, pa, pb);
+		an->regressions += c->verdict == VERDICT_REGRESSION;
+		an->improvements += c->verdict == VERDICT_IMPROVEMENT;
+		an->changed += c->verdict == VERDICT_CHANGED;
+	}
+	for (size_t i = 0; i < an->nc; i++)
+		an->open += an->c[i].key && an->c[i].decision == DECISION_OPEN;
+}
+
+/* Exploratory rows: 95% intervals, Benjamini-Hochberg over each candidate's tests. */
+static void decide_exploratory(struct analysis *an, double *pa, double *pb)
+{
+	_cleanup_free_ double *p = xcalloc(an->nc + 1, sizeof(double));
+	_cleanup_free_ double *pc = xcalloc(an->nc + 1, sizeof(double));
+	_cleanup_free_ double *q = xcalloc(an->nc + 1, sizeof(double));
+	const struct dataset *ds = an->ds;
+
+	for (size_t i = 0; i < an->nc; i++) {
+		struct comparison *c = &an->c[i];
+
+		p[i] = NAN;
+		if (c->key || (c->verdict != VERDICT_NO_CHANGE && c->verdict != VERDICT_NO_DIRECTION))
+			continue;
+		ds_pairs(ds, &ds->rows[c->row], ds->base, c->cand, pa, pb);
+		paired_change(c, pa, pb, c->pairs);
+		if (c->verdict == VERDICT_NO_CHANGE)
+			p[i] = c->paired.p;
+	}
+	for (size_t cand = 0; cand < ds->nv; cand++) {
+		/* one family per candidate, as each is its own comparison */
+		for (size_t i = 0; i < an->nc; i++)
+			pc[i] = an->c[i].cand == cand ? p[i] : NAN;
+		stats__bh_adjust(pc, an->nc, q);
+		for (size_t i = 0; i < an->nc; i++) {
+			struct comparison *c = &an->c[i];
+
+			if (c->cand != cand || isnan(q[i]))
+				continue;
+			an->tests++;
+			c->q = q[i];
+			c->verdict = verdict_of(an, c, c->q);
+			an->x_worse += c->verdict == VERDICT_REGRESSION;
+			an->x_better += c->verdict == VERDICT_IMPROVEMENT;
+		}
 	}
 }
 
 int analysis__from(struct dataset *ds, const struct verdict_opts *o, struct analysis **ret)
 {
 	struct analysis *an = xcalloc(1, sizeof(*an));
+	_cleanup_free_ double *pa = xcalloc(ds->maxruns + 1, sizeof(double));
+	_cleanup_free_ double *pb = xcalloc(ds->maxruns + 1, sizeof(double));
 
 	an->ds = ds;
 	an->o = o ? *o : VERDICT_OPTS_DEFAULT;
+	an->looks = ds->adaptive ? (size_t)(ds->max_reps - ds->min_reps + 1) : 1;
 	an->c = xcalloc(ds->nv * ds->nrows + 1, sizeof(*an->c));
 	for (size_t v = 0; v < ds->nv; v++) {
 		if (v == ds->base)
@@ -127,10 +302,11 @@ int analysis__from(struct dataset *ds, const struct verdict_opts *o, struct anal
 
 			c->row = r;
 			c->cand = v;
-			compare_one(an, c);
+			compare_one(an, c, pa, pb);
 		}
 	}
-	decide(an);
+	decide_keys(an, pa, pb);
+	decide_exploratory(an, pa, pb);
 	*ret = an;
 	return 0;
 }
@@ -144,6 +320,69 @@ int analysis__run(struct store *st, const char *baseline, const struct verdict_o
 	if (r < 0)
 		return r;
 	return analysis__from(ds, o, ret);
+}
+
+size_t analysis__blocks(const struct analysis *an, size_t cand)
+{
+	const struct ds_variant *b = &an->ds->v[an->ds->base], *c = &an->ds->v[cand];
+	size_t n = 0;
+
+	for (int i = 0; i < b->measured; i++) {
+		bool dup = false;
+
+		for (int k = 0; k < i; k++)
+			dup |= b->reps[k] == b->reps[i];
+		for (int j = 0; j < c->measured && !dup; j++)
+			if (c->reps[j] == b->reps[i]) {
+				n++;
+				break;
+			}
+	}
+	return n;
+}
+
+const char *analysis__incomplete(const struct analysis *an, char **buf)
+{
+	const struct dataset *ds = an->ds;
+	size_t len = 0, lost = 0, measured = 0;
+	FILE *f;
+
+	for (size_t i = 0; i < ds->nv; i++) {
+		lost += (size_t)ds->v[i].lost;
+		measured += (size_t)ds->v[i].measured;
+	}
+	if (!measured)
+		return "no run was measured";
+	f = open_memstream(buf, &len);
+	if (lost)
+		fprintf(f, "%zu planned run%s failed after %s retries", lost, lost == 1 ? "" : "s",
+			lost == 1 ? "its" : "their");
+	for (size_t v = 0; v < ds->nv; v++) {
+		size_t n;
+
+		if (v == ds->base)
+			continue;
+		n = analysis__blocks(an, v);
+		if (n < VERDICT_MIN_BLOCKS)
+			fprintf(f, "%s%s has %zu block%s measured beside %s (the rule needs %d)",
+				ftell(f) ? "; " : "", ds->v[v].name, n, n == 1 ? "" : "s",
+				ds->v[ds->base].name, VERDICT_MIN_BLOCKS);
+	}
+	fclose(f);
+	if (!len) {
+		free(*buf);
+		*buf = NULL;
+	}
+	return *buf;
+}
+
+int analysis__exit_status(const struct analysis *an)
+{
+	_cleanup_free_ char *buf = NULL;
+
+	if (analysis__incomplete(an, &buf))
+		return EXIT_INCOMPLETE;
+	return an->regressions ? EXIT_REGRESSION : EXIT_NO_REGRESSION;
 }
 
 void analysis__free(struct analysis *a)

@@ -2,19 +2,34 @@
 /*
  * Verdicts: every candidate variant against the baseline, per metric.
  *
- * For each row of the dataset and each candidate: both sides' summaries, the
- * relative change of the mean with a seeded bootstrap 95% interval, Welch's
- * t (the p-value that decides) and Mann-Whitney U (shown beside it), Cliff's
- * delta and Hedges' g. The p-values of all metrics with a better direction
- * in the campaign form one family, adjusted by Benjamini-Hochberg; a metric
- * is then
- *   regression / improvement  q <= alpha and |change| >= min effect, in the
- *                             worse / better direction;
- *   no significant change     otherwise.
- * No verdict where a side has fewer than 2 measured runs, for metrics
- * without a direction, and across LRU implementations for metrics the
- * comparability table (metrics.c) marks: those keep the numbers and the
- * reason.
+ * The design is blocked: repetition r of every variant ran in one block of
+ * the interleaved order (A B A B ...), so the analysis pairs the baseline's
+ * and the candidate's values of each block and drift between blocks cancels.
+ * For each row with at least 2 blocks measured on both sides:
+ *   change    ratio of the paired means minus 1 (the relative change of
+ *             the mean), with Fieller's interval for that ratio;
+ *   test      the paired t test of candidate - baseline over the blocks
+ *             (it is exactly the interval's question "is the ratio 1?").
+ *
+ * Families (multiple comparisons). A workload's key results (and the
+ * machine's key counters, family "system") form one family per candidate:
+ * its tests are at alpha / (m x looks), m its size and looks the number of
+ * looks at the data the design allows (1 for a fixed number of
+ * repetitions, max - min + 1 for repetitions = auto), Bonferroni, so that
+ * the chance of any false verdict in a family stays below alpha however
+ * the adaptive campaign stops. Key intervals are at that level. A key
+ * metric is then
+ *   regression / improvement / changed (no better direction)
+ *                 p <= alpha / (m x looks) and |change| >= min effect;
+ *   no significant change otherwise.
+ * Its decision, for adaptive campaigns: "beyond" when the interval lies
+ * wholly beyond +-min effect, "within" when wholly inside it, else "open"
+ * (with an estimate of the blocks that would close it).
+ * Every other row is exploratory: a 95% interval, Benjamini-Hochberg q over
+ * the candidate's exploratory tests, a mark, and no part in the verdict or
+ * the exit status.
+ * No verdict where fewer than 2 blocks have both sides, and none across LRU
+ * implementations for metrics the comparability table (metrics.c) marks.
  */
 #ifndef LRUBENCH_VERDICT_H
 #define LRUBENCH_VERDICT_H
@@ -25,34 +40,55 @@
 enum verdict {
 	VERDICT_REGRESSION,
 	VERDICT_IMPROVEMENT,
+	VERDICT_CHANGED,	/* no better direction, but moved beyond the minimum effect */
 	VERDICT_NO_CHANGE,
-	VERDICT_NO_DIRECTION, /* better = none: numbers only */
+	VERDICT_NO_DIRECTION,	/* exploratory, better = none: numbers only */
 	VERDICT_NOT_COMPARABLE, /* across LRUs: numbers and reason only */
-	VERDICT_TOO_FEW, /* a side has n < 2 */
-	VERDICT_NO_DATA, /* a side has no value */
+	VERDICT_TOO_FEW,	/* fewer than 2 blocks with both sides */
+	VERDICT_NO_DATA,	/* a side has no value */
 };
+
+/* Where a key metric stands for the stopping rule of an adaptive campaign. */
+enum decision {
+	DECISION_NONE,	 /* exploratory, or no verdict is possible (n/c, no data) */
+	DECISION_BEYOND, /* interval wholly beyond +-min effect */
+	DECISION_WITHIN, /* interval wholly within +-min effect */
+	DECISION_OPEN,	 /* neither: more blocks needed */
+};
+
+/* Exit statuses of run, compare and report (and the README's table). */
+#define EXIT_NO_REGRESSION 0
+#define EXIT_REGRESSION 1
+#define EXIT_ERROR 2
+#define EXIT_INCOMPLETE 3 /* failed runs, a variant short of blocks, nothing measured */
+
+/* Blocks with both sides that a verdict needs. */
+#define VERDICT_MIN_BLOCKS 2
 
 struct verdict_opts {
 	double min_effect; /* relative, 0.05 */
-	double alpha; /* after Benjamini-Hochberg, 0.05 */
-	double level; /* confidence level of the intervals, 0.95 */
-	uint64_t seed; /* bootstrap seed, mixed with the metric and variant names */
-	unsigned resamples;
+	double alpha;	   /* per family, 0.05 */
+	double level;	   /* exploratory intervals, 0.95 */
 };
-#define VERDICT_OPTS_DEFAULT    \
-	((struct verdict_opts){ \
-		.min_effect = 0.05, .alpha = 0.05, .level = 0.95, .seed = 1, .resamples = 10000 })
+#define VERDICT_OPTS_DEFAULT ((struct verdict_opts){ .min_effect = 0.05, .alpha = 0.05, .level = 0.95 })
 
 struct comparison {
 	size_t row, cand; /* dataset row and candidate variant */
-	struct stats_summary base, cur; /* n = 0: no value */
-	double change; /* (mean(cur) - mean(base)) / |mean(base)|; +-INFINITY from a zero base; NAN
-			  none */
-	double ci_lo, ci_hi; /* bootstrap interval of change; NAN when not computed */
-	struct stats_test welch, mw; /* p NAN when not computed */
-	double q; /* Benjamini-Hochberg adjusted Welch p; NAN outside the family */
+	struct stats_summary base, cur; /* every measured run of each side; n = 0: no value */
+	size_t pairs;			/* blocks where both sides measured the row */
+	double change; /* (mean(cur) - mean(base)) / |mean(base)| over the pairs; +-INFINITY
+			  from a zero base; NAN none */
+	double ci_lo, ci_hi; /* Fieller interval of change at level; NAN unbounded or none */
+	double level;	     /* of the interval: 1 - alpha / (m x looks) for a key metric */
+	struct stats_test paired;    /* p NAN when not computed */
+	struct stats_test welch, mw; /* unpaired, shown beside it in JSON */
+	double q; /* key: p x m x looks (capped at 1); exploratory: Benjamini-Hochberg; NAN none */
 	double cliff, hedges; /* NAN when undefined */
+	bool key;
+	size_t family_size; /* key: m */
 	enum verdict verdict;
+	enum decision decision;
+	size_t more_blocks; /* DECISION_OPEN: blocks more that would likely decide it, 0 unknown */
 	const char *reason; /* NOT_COMPARABLE: why (static text) */
 };
 
@@ -61,8 +97,13 @@ struct analysis {
 	struct verdict_opts o;
 	struct comparison *c; /* candidate-major: for each candidate, every row */
 	size_t nc;
-	size_t tests; /* size of the Benjamini-Hochberg family */
-	size_t regressions, improvements;
+	size_t looks;	  /* looks at the data the design allows */
+	size_t tests;	  /* exploratory tests (the Benjamini-Hochberg family) */
+	size_t key_tests; /* key metrics tested, over every candidate */
+	/* key metrics only: what decides the exit status */
+	size_t regressions, improvements, changed, open;
+	/* exploratory rows beyond the minimum effect at q <= alpha */
+	size_t x_worse, x_better;
 };
 
 int analysis__run(struct store *st, const char *baseline, const struct verdict_opts *o,
@@ -72,11 +113,26 @@ int analysis__from(struct dataset *ds, const struct verdict_opts *o, struct anal
 void analysis__free(struct analysis *a);
 void analysis__freep(struct analysis **a);
 
+/* Blocks in which both the baseline and candidate cand have a measured run. */
+size_t analysis__blocks(const struct analysis *an, size_t cand);
+/*
+ * Why the campaign cannot be called complete, or NULL: runs lost to
+ * failures, a variant with fewer than VERDICT_MIN_BLOCKS blocks, nothing
+ * measured (static or malloc'd into *buf, which the caller frees).
+ */
+const char *analysis__incomplete(const struct analysis *an, char **buf);
+/* EXIT_INCOMPLETE, EXIT_REGRESSION or EXIT_NO_REGRESSION. */
+int analysis__exit_status(const struct analysis *an);
+
 /* "regression", "improvement", "no significant change", ... */
 const char *verdict_name(enum verdict v);
 /* A short mark for fixed-width tables: "REGRESSION", "better", "~", "n/c", "n<2", ... */
 const char *verdict_mark(enum verdict v);
-/* Whether the verdict is one of the three a metric with a direction gets. */
+/* The mark of an exploratory row: "worse?", "better?", "moved?" for what would be a verdict. */
+const char *verdict_mark_of(const struct comparison *c);
+/* Whether the verdict is one of those a tested metric gets. */
 bool verdict_decided(enum verdict v);
+/* "beyond", "within", "open", "" */
+const char *decision_name(enum decision d);
 
 #endif

@@ -17,6 +17,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "campaign-fixture.h"
+#include "compare.h"
 #include "escape.h"
 #include "noise.h"
 #include "plan.h"
@@ -75,6 +77,12 @@ static char *build_db(void)
 	assert_int_equal(store__meta_set(st, "campaign", "vt<&>"), 0);
 	assert_int_equal(store__meta_set(st, "plan.baseline", "base"), 0);
 	assert_int_equal(store__meta_set(st, "plan.warmup", "1"), 0);
+	/* workload w's key results: the catalogue's for anon-zipf (throughput, majflt) */
+	assert_int_equal(store__meta_set(st, "plan.text",
+					 "[variant base]\nlru = classic\n[memcg m]\n"
+					 "memory.max = 64M\n[workload w]\ntype = anon-zipf\n"
+					 "memcg = m\nsize = 2x\n"),
+			 0);
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(store__variant_add(st, names[i], "6.1 k", lrus[i], "", &vid[i]),
 				 0);
@@ -84,9 +92,9 @@ static char *build_db(void)
 
 		assert_int_equal(store__run_add(st, vid[v], r->rep, (int)i, 1, &run), 0);
 		store__run_prov(st, run, "guest.kernel_release", "6.1.0-57-cloud-amd64");
-		assert_int_equal(store__result(st, run, "w", "tput", r->tput, "ops/s", "higher"),
-				 0);
-		assert_int_equal(store__result(st, run, "w", "lat", r->lat, "ns", "lower"), 0);
+		assert_int_equal(
+			store__result(st, run, "w", "throughput", r->tput, "ops/s", "higher"), 0);
+		assert_int_equal(store__result(st, run, "w", "lat_p99", r->lat, "ns", "lower"), 0);
 		assert_int_equal(store__result(st, run, "w", HOSTILE, 1, "x", "higher"), 0);
 		if (r->only1)
 			assert_int_equal(store__result(st, run, "w", "only1", 5, "x", "lower"), 0);
@@ -132,18 +140,31 @@ static void test_verdicts(void **state)
 	assert_int_equal(an->ds->v[1].warmup, 1);
 	assert_int_equal(an->ds->v[1].failed, 1);
 
-	c = find(an, "w:tput", "cand");
+	c = find(an, "w:throughput", "cand");
+	assert_true(c->key);
+	assert_int_equal(c->family_size, 1);
 	assert_int_equal(c->base.n, 3);
+	assert_int_equal(c->pairs, 3);
 	assert_true(fabs(c->base.mean - (102 + 98 + 101) / 3.0) < 1e-9);
 	assert_true(fabs(c->cur.mean - (70 + 72 + 69) / 3.0) < 1e-9);
 	assert_true(fabs(c->change - (211.0 / 3 - 301.0 / 3) / (301.0 / 3)) < 1e-12);
 	assert_int_equal(c->verdict, VERDICT_REGRESSION);
+	assert_int_equal(c->decision, DECISION_BEYOND);
+	/* a fixed design and a family of one: the paired t test at 0.05, unadjusted */
+	assert_true(fabs(c->level - 0.95) < 1e-12);
+	assert_true(fabs(c->q - c->paired.p) < 1e-15);
 	assert_true(c->q <= 0.05);
-	assert_true(c->ci_hi < 0);
+	assert_true(c->ci_hi < -0.05);
 	assert_true(c->cliff == -1);
-	/* the twin is within a percent: no verdict either way */
-	assert_int_equal(find(an, "w:tput", "twin")->verdict, VERDICT_NO_CHANGE);
-	assert_int_equal(find(an, "w:lat", "cand")->verdict, VERDICT_NO_CHANGE);
+	/* the twin is within a percent: no verdict either way, and shown to be within 5% */
+	c = find(an, "w:throughput", "twin");
+	assert_int_equal(c->verdict, VERDICT_NO_CHANGE);
+	assert_int_equal(c->decision, DECISION_WITHIN);
+	/* exploratory: no decision, no part in the counts */
+	c = find(an, "w:lat_p99", "cand");
+	assert_false(c->key);
+	assert_int_equal(c->verdict, VERDICT_NO_CHANGE);
+	assert_int_equal(c->decision, DECISION_NONE);
 	assert_int_equal(find(an, "w:only1", "cand")->verdict, VERDICT_TOO_FEW);
 	assert_int_equal(find(an, "w:only1", "twin")->verdict, VERDICT_NO_DATA);
 	/* refaults: not comparable across LRUs (6.1), comparable between two classic runs;
@@ -156,15 +177,18 @@ static void test_verdicts(void **state)
 			 VERDICT_NO_CHANGE);
 	assert_int_equal(an->regressions, 1);
 	assert_int_equal(an->improvements, 0);
-	/* the family: tput, lat, hostile for cand and twin, refault for twin */
-	assert_int_equal(an->tests, 7);
+	assert_int_equal(an->key_tests, 2);
+	/* exploratory: lat and hostile for cand and twin, refault for twin */
+	assert_int_equal(an->tests, 5);
+	assert_int_equal(analysis__exit_status(an), EXIT_REGRESSION);
 
 	/* a larger minimum effect turns the regression into no change */
 	analysis__free(an);
 	o.min_effect = 0.5;
 	assert_int_equal(analysis__run(st, NULL, &o, &an), 0);
-	assert_int_equal(find(an, "w:tput", "cand")->verdict, VERDICT_NO_CHANGE);
+	assert_int_equal(find(an, "w:throughput", "cand")->verdict, VERDICT_NO_CHANGE);
 	assert_int_equal(an->regressions, 0);
+	assert_int_equal(analysis__exit_status(an), EXIT_NO_REGRESSION);
 	analysis__free(an);
 	/* another baseline: cand against itself is no baseline; twin as the baseline */
 	assert_int_equal(analysis__run(st, "nope", &o, &an), -ENOENT);
@@ -209,7 +233,7 @@ static void test_reports(void **state)
 				 .junit = junit,
 				 .json = json };
 	struct store *st = NULL;
-	size_t regressions = 99;
+	int status = 99;
 	const char *p;
 	int failures = 0;
 
@@ -218,18 +242,21 @@ static void test_reports(void **state)
 		free(build_db());
 	o.no_plots = !have("gnuplot");
 	assert_int_equal(store__open(path, &st), 0);
-	assert_int_equal(report__write(st, &o, &regressions), 0);
+	assert_int_equal(report__write(st, &o, &status), 0);
 	store__close(st);
-	assert_int_equal(regressions, 1);
+	assert_int_equal(status, EXIT_REGRESSION);
 
 	/* JUnit: one failing case, the regression; the n/c and n<2 cases skipped */
 	assert_int_equal(read_file(junit, 1 << 20, &j, NULL), 0);
 	for (p = j; (p = strstr(p, "<failure ")); p++)
 		failures++;
 	assert_int_equal(failures, 1);
-	assert_non_null(strstr(j, "name=\"w:tput\">\n      <failure type=\"regression\""));
+	assert_non_null(strstr(j, "name=\"w:throughput\">\n      <failure type=\"regression\""));
 	assert_non_null(strstr(j, "<skipped message=\"not comparable across LRUs: under MGLRU"));
-	assert_non_null(strstr(j, "<skipped message=\"too few runs (n &lt; 2)\"/>"));
+	assert_non_null(strstr(j, "<skipped message=\"too few blocks (n &lt; 2)\"/>"));
+	/* every planned run measured: no error */
+	assert_non_null(strstr(j, "errors=\"0\""));
+	assert_null(strstr(j, "<error"));
 	/* hostile text escaped, the invalid byte and the control character replaced */
 	assert_non_null(strstr(j, "name=\"w:k&lt;&amp;&gt;&quot;&#39;\xef\xbf\xbd\xc3\xa9\xef"
 				  "\xbf\xbd_^{}@$\\\""));
@@ -316,7 +343,7 @@ static void test_noise(void **state)
 	assert_int_equal(noise__compute(an, 2, &nz), 0);
 	assert_int_equal(noise__store(st, nz), 0);
 	assert_int_equal(noise__load(st, &back), 0);
-	r = noise__find(back, "w:tput");
+	r = noise__find(back, "w:throughput");
 	assert_non_null(r);
 	assert_int_equal(r->n, 3);
 	/* by hand: base 102 98 101 (variance 13/3 = 4.333), twin 101 99 100 (variance 1),
@@ -443,11 +470,92 @@ static int teardown(void **state)
 	return spawn_run(argv, &so) == 0 ? 0 : -1;
 }
 
+/*
+ * Failure is never green: a campaign that lost a run (its kernel panicked,
+ * no retry made it good) and whose candidate has one block is incomplete:
+ * exit 3 from the verdict layer and the report, an <error> per lost run
+ * with its reason and console tail in JUnit, INCOMPLETE in the summary. A
+ * campaign whose every run failed says that nothing was measured.
+ */
+static void test_incomplete(void **state)
+{
+	static const struct fx_run lost[] = {
+		{ 0, 0, 0, RUN_COMPLETED, 100, 10, NULL },
+		{ 1, 0, 1, RUN_FAILED_KERNEL, 0, 10, NULL },
+		{ 0, 1, 2, RUN_COMPLETED, 101, 10, NULL },
+		{ 1, 1, 3, RUN_COMPLETED, 99, 10, NULL },
+	};
+	static const struct fx_run none[] = {
+		{ 0, 0, 0, RUN_FAILED_INFRA, 0, 10, NULL },
+		{ 1, 0, 1, RUN_FAILED_KERNEL, 0, 10, NULL },
+	};
+	const struct fx_campaign campaigns[] = {
+		{ .campaign = "lost", .runs = lost, .nruns = ARRAY_SIZE(lost) },
+		{ .campaign = "none", .runs = none, .nruns = ARRAY_SIZE(none) },
+	};
+
+	(void)state;
+	for (size_t k = 0; k < ARRAY_SIZE(campaigns); k++) {
+		_cleanup_free_ char *path = xasprintf("%s/inc-%zu.db", tmpdir, k);
+		_cleanup_free_ char *dir = xasprintf("%s/inc-%zu", tmpdir, k);
+		_cleanup_free_ char *junit = xasprintf("%s/inc-%zu.xml", tmpdir, k);
+		_cleanup_free_ char *j = NULL, *out = NULL, *buf = NULL;
+		struct report_opts o = { .db_path = path, .dir = dir, .vo = VERDICT_OPTS_DEFAULT,
+					 .junit = junit, .no_plots = true };
+		struct store *st = NULL;
+		struct analysis *an = NULL;
+		const char *why;
+		size_t len = 0;
+		FILE *f;
+		int status = 99;
+
+		fx_write(path, &campaigns[k]);
+		assert_int_equal(store__open(path, &st), 0);
+		assert_int_equal(analysis__run(st, NULL, NULL, &an), 0);
+		assert_int_equal(analysis__exit_status(an), EXIT_INCOMPLETE);
+		why = analysis__incomplete(an, &buf);
+		assert_non_null(why);
+		f = open_memstream(&out, &len);
+		compare__summary(an, f);
+		fclose(f);
+		assert_true(!strncmp(out, "INCOMPLETE: ", 12));
+		if (k == 0) {
+			assert_int_equal(an->ds->nfailures, 1);
+			assert_int_equal(an->ds->v[1].lost, 1);
+			assert_non_null(strstr(why, "1 planned run failed"));
+			assert_non_null(strstr(why, "mglru has 1 block measured beside classic"));
+		} else {
+			assert_string_equal(why, "no run was measured");
+		}
+		analysis__free(an);
+		assert_int_equal(report__write(st, &o, &status), 0);
+		store__close(st);
+		assert_int_equal(status, EXIT_INCOMPLETE);
+		assert_int_equal(read_file(junit, 1 << 20, &j, NULL), 0);
+		if (have("xmllint"))
+			assert_true(xml_ok(junit));
+		if (k == 0) {
+			/* the lost run and the short variant; the console's tail in the error */
+			assert_non_null(strstr(j, "<testsuites name=\"lrubench lost\" tests="));
+			assert_non_null(strstr(j, "errors=\"2\""));
+			assert_non_null(strstr(j, "<error type=\"failed-kernel\" "
+						  "message=\"failed-kernel: fixture\">"));
+			assert_non_null(strstr(j, "console (last lines):\nrun at place 1</error>"));
+			assert_non_null(strstr(j, "<error type=\"incomplete\" message=\"1 block "
+						  "measured beside classic; a verdict needs 2\""));
+		} else {
+			assert_non_null(strstr(j, "<error type=\"failed-infra\""));
+			assert_non_null(strstr(j, "<error type=\"nothing-measured\""));
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_incomplete),
 		cmocka_unit_test(test_reports),
 		cmocka_unit_test(test_noise),
 		cmocka_unit_test(test_balance_sweep),
