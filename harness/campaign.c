@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "campaign.h"
 #include "accel.h"
+#include "adaptive.h"
 #include "catalogue.h"
 #include "classify.h"
 #include "cmd.h"
@@ -15,6 +16,7 @@
 #include "report.h"
 #include "store.h"
 #include "util.h"
+#include "verdict.h"
 #include "vm-qemu.h"
 
 #include <libgen.h>
@@ -57,6 +59,7 @@ struct campaign {
 	struct tools_image *tools; /* when a workload runs a host tool */
 	int64_t *variant_id;
 	bool quiet; /* a worker: the scheduler already said what the kernels are */
+	bool adaptive; /* repetitions = auto: blocks are added until decided (adaptive.h) */
 };
 
 /* The tools disk, when a workload of the plan runs fio or sysbench (disks.h). */
@@ -801,13 +804,79 @@ static void progress(struct campaign *c, int64_t t0, int64_t done_here, const st
 	fflush(stderr);
 }
 
+static void meta_int(struct campaign *c, const char *key, int64_t v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%lld", (long long)v);
+	store__meta_set(c->st, key, buf);
+}
+
+/* The campaign's wall time in earlier invocations (interrupted, resumed). */
+static int64_t wall_before_ms(struct campaign *c)
+{
+	_cleanup_free_ char *v = NULL;
+	int64_t ms;
+
+	if (store__meta_get(c->st, "campaign.wall_ms", &v) < 0 || parse_i64(v, &ms) < 0)
+		return 0;
+	return ms;
+}
+
+/*
+ * An adaptive campaign whose queue ran dry: look at the key metrics and add
+ * a block (every variant once, in plan order, after everything else), or
+ * record why it stops. 1 = a block was added, 0 = stop, -errno.
+ */
+static int adaptive_more(struct campaign *c, const char *db, int64_t wall_ms)
+{
+	_cleanup_(analysis__freep) struct analysis *an = NULL;
+	_cleanup_free_ char *why = NULL;
+	struct adaptive_state s = {
+		.blocks = (int)query_int(c, "SELECT COALESCE(MAX(rep), -1) + 1 FROM run "
+					    "WHERE ?1 = ?2", 0, 0),
+		.max_blocks = c->plan->max_repetitions,
+		.elapsed_ms = (uint64_t)wall_ms,
+		.max_time_ms = c->plan->max_time_ms,
+	};
+	int64_t ord = query_int(c, "SELECT COALESCE(MAX(ord), -1) + 1 FROM run WHERE ?1 = ?2", 0,
+				0);
+	enum adaptive_step step;
+	int r = analysis__run(c->st, NULL, NULL, &an);
+
+	if (r < 0) {
+		log_err("%s: cannot analyse the blocks so far: %s", db, strerror(-r));
+		return r;
+	}
+	step = adaptive__next(an, &s, &why);
+	if (step != ADAPTIVE_CONTINUE) {
+		log_info("adaptive: stop: %s", why);
+		store__meta_set(c->st, "adaptive.stop", why);
+		return store__commit(c->st) < 0 ? -EIO : 0;
+	}
+	for (size_t i = 0; i < c->plan->nvariants; i++) {
+		int64_t id;
+
+		r = store__run_add(c->st, c->variant_id[i], s.blocks, (int)ord + (int)i,
+				   c->plan->seed + (uint64_t)s.blocks, &id);
+		if (r < 0) {
+			log_err("%s: %s", db, store__errmsg(c->st));
+			return r;
+		}
+	}
+	meta_int(c, "repetitions", s.blocks + 1);
+	meta_int(c, "plan.runs", (int64_t)((size_t)(s.blocks + 1) * c->plan->nvariants));
+	log_info("adaptive: %s; adding block %d of at most %d", why, s.blocks + 1, s.max_blocks);
+	return store__commit(c->st) < 0 ? -EIO : 1;
+}
+
 static int campaign_execute(struct campaign *c, const char *db)
 {
 	_cleanup_free_ char *report_dir = NULL;
 	int jobs = c->o->jobs > 0 ? c->o->jobs : jobs_auto(c->plan);
 	struct worker *w = xcalloc((size_t)jobs, sizeof(*w));
-	int64_t t0 = now_mono_ns(), done_here = 0;
-	int failed_runs = 0, running = 0, r = 0, stop = 0;
+	int64_t t0 = now_mono_ns(), done_here = 0, wall0 = wall_before_ms(c);
+	int failed_runs = 0, running = 0, r = 0, stop = 0, verdict_status;
 
 	signals_install();
 	log_info("running up to %d guest%s at once", jobs, jobs > 1 ? "s" : "");
@@ -855,8 +924,17 @@ static int campaign_execute(struct campaign *c, const char *db)
 			running++;
 			progress(c, t0, done_here, w, jobs, false);
 		}
-		if (!running)
+		if (!running) {
+			if (c->adaptive && !stop && !interrupted && r == 0) {
+				int k = adaptive_more(c, db,
+						      wall0 + (now_mono_ns() - t0) / 1000000);
+
+				if (k > 0)
+					continue;
+				r = k;
+			}
 			break;
+		}
 
 		/* Wait for one to end. */
 		int status;
@@ -932,6 +1010,8 @@ static int campaign_execute(struct campaign *c, const char *db)
 		}
 	}
 	free(w);
+	meta_int(c, "campaign.wall_ms", wall0 + (now_mono_ns() - t0) / 1000000);
+	store__commit(c->st);
 	if (interrupted) {
 		log_err("interrupted by signal %d: %s keeps every run so far; continue with "
 			"'lrubench run --resume %s'", interrupted, db, db);
@@ -942,21 +1022,27 @@ static int campaign_execute(struct campaign *c, const char *db)
 	progress(c, t0, done_here, NULL, 0, true);
 	store__commit(c->st);
 
-	/* The comparison on stdout, and a report directory. */
-	r = compare_print(c->st, stdout, NULL);
+	/* The summary on stdout, and a report directory. */
+	verdict_status = compare_print(c->st, stdout, NULL, false);
 	fflush(stdout);
-	if (r < 0)
-		log_err("compare: %s", strerror(-r));
+	if (verdict_status < 0) {
+		log_err("compare: %s", strerror(-verdict_status));
+		return verdict_status;
+	}
 	report_dir = xasprintf("%s/%s", c->o->reports_dir, c->name);
 	r = report_write(c->st, db, report_dir);
 	if (r < 0)
 		log_err("report %s: %s", report_dir, strerror(-r));
 	else
-		log_info("report: %s/report.md", report_dir);
+		log_info("report: %s/report.md (every row: lrubench compare --all %s)", report_dir,
+			 db);
 	log_info("database: %s (%d runs failed in this invocation)", db, failed_runs);
-	if (c->o->history)
-		return history_record(c->st, db, c->o->history, c->o->reports_dir);
-	return 0;
+	if (verdict_status == EXIT_INCOMPLETE)
+		log_err("%s: incomplete: runs failed or a variant has too few blocks (exit %d)", db,
+			verdict_status);
+	if (c->o->history && history_record(c->st, db, c->o->history, c->o->reports_dir) != 0)
+		return -EIO;
+	return r < 0 ? r : verdict_status;
 }
 
 int campaign_run(struct plan *plan, const struct campaign_opts *o)
@@ -976,6 +1062,14 @@ int campaign_run(struct plan *plan, const struct campaign_opts *o)
 				   o->shard.count);
 	else
 		c.name = xasprintf("%s-%s", plan->name, stamp);
+	c.adaptive = plan->adaptive && o->repetitions <= 0;
+	if (c.adaptive && o->shard.count) {
+		log_err("--shard %d/%d: %s has repetitions = auto, which adds blocks as the data "
+			"comes in; shards need a fixed number: give --reps N",
+			o->shard.index, o->shard.count, plan->path);
+		r = -EINVAL;
+		goto out;
+	}
 	if (!shard__fits(&o->shard, reps)) {
 		log_err("--shard %d/%d: the plan has %d repetitions; a shard runs whole repetitions "
 			"(every variant on each host), so at most %d shards (or raise --reps)",
@@ -1033,6 +1127,8 @@ int campaign_run(struct plan *plan, const struct campaign_opts *o)
 		store__meta_set(c.st, "repetitions", buf);
 		snprintf(buf, sizeof(buf), "%d", plan->warmup);
 		store__meta_set(c.st, "plan.warmup", buf); /* stats skip repetitions below it */
+		/* the verdicts' Bonferroni over looks, and --resume, read it */
+		store__meta_set(c.st, "plan.adaptive", c.adaptive ? "1" : "0");
 		if (o->aa_variant)
 			store__meta_set(c.st, "noise.variant", o->aa_variant);
 		{
@@ -1110,13 +1206,19 @@ int campaign_run(struct plan *plan, const struct campaign_opts *o)
 	if (o->shard.count)
 		log_info("campaign %s: shard %d/%d, %zu of the plan's %zu runs, store %s", c.name,
 			 o->shard.index, o->shard.count, nruns, (size_t)reps * plan->nvariants, db);
+	else if (c.adaptive)
+		log_info("campaign %s: %zu runs (%zu variants x %d repetitions), then a block at a "
+			 "time until every key metric is decided (at most %d repetitions%s), store "
+			 "%s",
+			 c.name, nruns, plan->nvariants, reps, plan->max_repetitions,
+			 plan->max_time_ms ? " and max_time" : "", db);
 	else
 		log_info("campaign %s: %zu runs (%zu variants x %d repetitions), store %s", c.name,
 			 nruns, plan->nvariants, reps, db);
 	r = campaign_execute(&c, db);
 out:
 	campaign_free(&c);
-	return r == -EINTR ? 130 : r < 0 ? 2 : 0;
+	return r == -EINTR ? 130 : r < 0 ? EXIT_ERROR : r;
 }
 
 /*
@@ -1177,6 +1279,11 @@ static int campaign_load(struct campaign *c, const char *db, struct campaign_opt
 			o->silence_timeout_ms = (uint64_t)v;
 		if (store__meta_get(c->st, "opt.timeout_ms", &to) == 0 && parse_i64(to, &v) == 0)
 			o->timeout_ms = (uint64_t)v;
+	}
+	{
+		_cleanup_free_ char *ad = NULL;
+
+		c->adaptive = store__meta_get(c->st, "plan.adaptive", &ad) == 0 && !strcmp(ad, "1");
 	}
 	c->dir = xasprintf("%s/%s", o->results_dir, c->name);
 	mkdir_p(c->dir);
@@ -1240,7 +1347,7 @@ out:
 	campaign_free(&c);
 	for (size_t i = 0; i < ARRAY_SIZE(saved); i++)
 		free(saved[i]);
-	return r == -EINTR ? 130 : r < 0 ? 2 : 0;
+	return r == -EINTR ? 130 : r < 0 ? EXIT_ERROR : r;
 }
 
 int campaign_worker(const char *db, int64_t run_id, const struct campaign_opts *opts)

@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The verdict rule (verdict.h) and the adaptive stopping rule (adaptive.h)
+ * by simulation: campaigns drawn with GSL's generator and Gaussian
+ * distribution, analysed by the same code a real campaign goes through
+ * (analysis__from on a dataset, adaptive__next after each block).
+ *
+ *   - one paired test at a fixed n against GSL's t distribution: its false
+ *     verdict rate is alpha and its power is the non-central t power,
+ *     computed here by numerical integration over the chi-square (GSL's
+ *     integrator and densities), not by this code's test;
+ *   - the shipped design (quick.ini: 3 to 6 blocks, a family of 3 key
+ *     metrics, min effect 5%): A/A campaigns give a false verdict in any
+ *     key metric of the family at most alpha of the time (plus Monte Carlo
+ *     error), at CV 2, 5, 15 and 30%, and the power of that design at CV 2,
+ *     5 and 15% against true changes of 5, 10 and 50% is the table the
+ *     README quotes (power[][] below: change both together).
+ * The model: every run's value is mu x (1 + drift of its block, sd 5%) x
+ * (1 + noise, sd CV); a block's drift is shared by the variants in it, as
+ * host load is shared by interleaved runs.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_integration.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "adaptive.h"
+#include "util.h"
+#include "verdict.h"
+
+#define MAX_BLOCKS 6
+#define MIN_BLOCKS 3
+#define FAMILY 3
+#define DRIFT 0.05
+
+/* A two-variant dataset of FAMILY key rows ("w:k0".. lower is better) over n blocks. */
+static struct dataset *synthetic(double vals[2][FAMILY][MAX_BLOCKS], size_t n, bool adaptive,
+				 size_t rows)
+{
+	struct dataset *ds = xcalloc(1, sizeof(*ds));
+
+	ds->campaign = xstrdup("sim");
+	ds->release = xstrdup("6.1.0-sim");
+	ds->nv = 2;
+	ds->maxruns = n;
+	ds->adaptive = adaptive;
+	ds->min_reps = MIN_BLOCKS;
+	ds->max_reps = MAX_BLOCKS;
+	ds->v = xcalloc(2, sizeof(*ds->v));
+	for (size_t v = 0; v < 2; v++) {
+		ds->v[v] = (struct ds_variant){
+			.id = (int64_t)v + 1,
+			.name = xstrdup(v ? "cand" : "base"),
+			.lru = xstrdup("classic"),
+			.kernel = xstrdup("sim"),
+			.knobs = xstrdup(""),
+			.release = xstrdup("6.1.0-sim"),
+			.measured = (int)n,
+			.runs = xcalloc(n, sizeof(int64_t)),
+			.reps = xcalloc(n, sizeof(int)),
+		};
+		for (size_t i = 0; i < n; i++)
+			ds->v[v].reps[i] = (int)i;
+	}
+	ds->nrows = rows;
+	ds->rows = xcalloc(rows, sizeof(*ds->rows));
+	for (size_t r = 0; r < rows; r++) {
+		struct ds_row *row = &ds->rows[r];
+		char label[32];
+
+		snprintf(label, sizeof(label), "w:k%zu", r);
+		*row = (struct ds_row){
+			.label = xstrdup(label),
+			.metric = xstrdup(label),
+			.scope = xstrdup("w"),
+			.group = xstrdup("w"),
+			.family = xstrdup("w"),
+			.unit = xstrdup("ns"),
+			.better = BETTER_LOWER,
+			.result = true,
+			.key = true,
+			.vals = xcalloc(2 * n, sizeof(double)),
+			.reps = xcalloc(2 * n, sizeof(int)),
+			.n = xcalloc(2, sizeof(size_t)),
+		};
+		for (size_t v = 0; v < 2; v++) {
+			row->n[v] = n;
+			for (size_t i = 0; i < n; i++) {
+				row->vals[v * n + i] = vals[v][r][i];
+				row->reps[v * n + i] = (int)i;
+			}
+		}
+	}
+	return ds;
+}
+
+/* One campaign's values: row 0 changes by effect, the others are A/A. */
+static void draw(gsl_rng *rng, double cv, double effect, double vals[2][FAMILY][MAX_BLOCKS])
+{
+	for (size_t i = 0; i < MAX_BLOCKS; i++) {
+		double drift = 1 + gsl_ran_gaussian(rng, DRIFT);
+
+		for (size_t r = 0; r < FAMILY; r++) {
+			vals[0][r][i] = 1000 * drift * (1 + gsl_ran_gaussian(rng, cv));
+			vals[1][r][i] = 1000 * (1 + (r ? 0 : effect)) * drift *
+					(1 + gsl_ran_gaussian(rng, cv));
+		}
+	}
+}
+
+struct outcome {
+	enum verdict v[FAMILY];
+	int blocks;
+};
+
+/* The shipped design: 3 blocks, then one at a time until decided, at most 6. */
+static struct outcome adaptive_campaign(double vals[2][FAMILY][MAX_BLOCKS])
+{
+	struct outcome out = { .blocks = MIN_BLOCKS };
+
+	for (;;) {
+		struct analysis *an = NULL;
+		struct adaptive_state s = { .blocks = out.blocks, .max_blocks = MAX_BLOCKS };
+		_cleanup_free_ char *why = NULL;
+		enum adaptive_step step;
+
+		assert_int_equal(analysis__from(synthetic(vals, (size_t)out.blocks, true, FAMILY),
+						NULL, &an),
+				 0);
+		step = adaptive__next(an, &s, &why);
+		if (step != ADAPTIVE_CONTINUE) {
+			for (size_t r = 0; r < FAMILY; r++)
+				out.v[r] = an->c[r].verdict;
+			analysis__free(an);
+			return out;
+		}
+		analysis__free(an);
+		out.blocks++;
+	}
+}
+
+/* Two-sided paired t power by integration over V ~ chi2(n-1): P(|Z + lambda| > t sqrt(V/df)). */
+struct power_args {
+	double lambda, tcrit, df;
+};
+
+static double power_integrand(double v, void *p)
+{
+	const struct power_args *a = p;
+	double c = a->tcrit * sqrt(v / a->df);
+
+	return (gsl_cdf_ugaussian_P(-c - a->lambda) + gsl_cdf_ugaussian_Q(c - a->lambda)) *
+	       gsl_ran_chisq_pdf(v, a->df);
+}
+
+static double paired_t_power(size_t n, double delta_over_sd, double alpha)
+{
+	struct power_args a = { .lambda = delta_over_sd * sqrt((double)n),
+				.df = (double)(n - 1),
+				.tcrit = gsl_cdf_tdist_Qinv(alpha / 2, (double)(n - 1)) };
+	gsl_integration_workspace *w = gsl_integration_workspace_alloc(1000);
+	gsl_function f = { .function = power_integrand, .params = &a };
+	double result, err;
+
+	gsl_integration_qagiu(&f, 0, 1e-10, 1e-8, 1000, w, &result, &err);
+	gsl_integration_workspace_free(w);
+	return result;
+}
+
+/* Binomial tolerance: 3.5 standard errors of a rate near p over n trials, at least 0.01. */
+static double tol(double p, size_t n)
+{
+	double se = sqrt(p * (1 - p) / (double)n);
+
+	return fmax(0.01, 3.5 * se);
+}
+
+/*
+ * One key metric, a fixed 5 blocks, no minimum effect: the rule is then the
+ * paired t test alone, whose rejection rate must be alpha under A/A and the
+ * non-central t power under an effect.
+ */
+static void test_fixed_against_t(void **state)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	const struct verdict_opts o = { .min_effect = 0, .alpha = 0.05, .level = 0.95 };
+	const size_t trials = 3000, n = 5;
+	static const double cvs[] = { 0.05, 0.15 };
+
+	(void)state;
+	gsl_rng_set(rng, 11);
+	for (size_t k = 0; k < ARRAY_SIZE(cvs); k++)
+		for (int planted = 0; planted < 2; planted++) {
+			double effect = planted ? -cvs[k] : 0, want;
+			size_t hits = 0;
+
+			for (size_t t = 0; t < trials; t++) {
+				double vals[2][FAMILY][MAX_BLOCKS];
+				struct analysis *an = NULL;
+
+				/* no drift here: the differences are then exactly Gaussian */
+				for (size_t i = 0; i < MAX_BLOCKS; i++) {
+					vals[0][0][i] = 1000 * (1 + gsl_ran_gaussian(rng, cvs[k]));
+					vals[1][0][i] = 1000 * (1 + effect) +
+							1000 * gsl_ran_gaussian(rng, cvs[k]);
+				}
+				assert_int_equal(analysis__from(synthetic(vals, n, false, 1), &o,
+								&an),
+						 0);
+				/* a rejection either way, as the two-sided power counts */
+				hits += an->c[0].verdict == VERDICT_IMPROVEMENT ||
+					an->c[0].verdict == VERDICT_REGRESSION;
+				analysis__free(an);
+			}
+			/* differences: sd cv sqrt(2), mean effect (in units of 1000) */
+			want = planted ? paired_t_power(n, fabs(effect) / (cvs[k] * sqrt(2)), 0.05) :
+					 0.05;
+			print_message("fixed n=%zu cv %.0f%% effect %.0f%%: verdicts %.3f, t says "
+				      "%.3f\n",
+				      n, 100 * cvs[k], 100 * effect, (double)hits / trials, want);
+			if (fabs((double)hits / trials - want) > tol(want, trials))
+				fail_msg("cv %g effect %g: rate %.4f, paired t %.4f", cvs[k], effect,
+					 (double)hits / trials, want);
+		}
+	gsl_rng_free(rng);
+}
+
+/* The README's power table of the shipped design: [cv][effect], cv 2, 5, 15%; effect 5, 10, 50%. */
+static const double cvs[] = { 0.02, 0.05, 0.15 };
+static const double effects[] = { 0.05, 0.10, 0.50 };
+static const double power[3][3] = {
+	{ 0.39, 1.00, 1.00 },
+	{ 0.07, 0.42, 1.00 },
+	{ 0.01, 0.04, 0.97 },
+};
+/*
+ * and its mean blocks per campaign at each cell: 6, the maximum, because the
+ * two unchanged metrics of the family are never shown to lie within +-5%
+ * in 6 blocks at these levels, so the campaign never stops early
+ */
+static const double blocks[3][3] = {
+	{ 6.0, 6.0, 6.0 },
+	{ 6.0, 6.0, 6.0 },
+	{ 6.0, 6.0, 6.0 },
+};
+
+static void test_design_aa(void **state)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	static const double aa_cvs[] = { 0.02, 0.05, 0.15, 0.30 };
+	const size_t trials = 2000;
+
+	(void)state;
+	gsl_rng_set(rng, 5);
+	for (size_t k = 0; k < ARRAY_SIZE(aa_cvs); k++) {
+		size_t false_verdicts = 0, nblocks = 0;
+
+		for (size_t t = 0; t < trials; t++) {
+			double vals[2][FAMILY][MAX_BLOCKS];
+			struct outcome out;
+			bool any = false;
+
+			draw(rng, aa_cvs[k], 0, vals);
+			out = adaptive_campaign(vals);
+			for (size_t r = 0; r < FAMILY; r++)
+				any |= out.v[r] == VERDICT_REGRESSION ||
+				       out.v[r] == VERDICT_IMPROVEMENT;
+			false_verdicts += any;
+			nblocks += (size_t)out.blocks;
+		}
+		print_message("A/A cv %.0f%%: a false verdict in %.4f of campaigns (alpha 0.05), "
+			      "%.2f blocks on average\n",
+			      100 * aa_cvs[k], (double)false_verdicts / trials,
+			      (double)nblocks / trials);
+		/* at most alpha, give or take the Monte Carlo error */
+		if ((double)false_verdicts / trials > 0.05 + tol(0.05, trials))
+			fail_msg("A/A cv %g: false verdicts in %zu of %zu campaigns", aa_cvs[k],
+				 false_verdicts, trials);
+	}
+	gsl_rng_free(rng);
+}
+
+static void test_design_power(void **state)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	const size_t trials = 1500;
+
+	(void)state;
+	gsl_rng_set(rng, 9);
+	for (size_t k = 0; k < ARRAY_SIZE(cvs); k++)
+		for (size_t e = 0; e < ARRAY_SIZE(effects); e++) {
+			size_t hits = 0, nblocks = 0;
+			double rate, mean_blocks;
+
+			for (size_t t = 0; t < trials; t++) {
+				double vals[2][FAMILY][MAX_BLOCKS];
+				struct outcome out;
+
+				/* lower is better: a 10% drop is an improvement */
+				draw(rng, cvs[k], -effects[e], vals);
+				out = adaptive_campaign(vals);
+				hits += out.v[0] == VERDICT_IMPROVEMENT;
+				nblocks += (size_t)out.blocks;
+			}
+			rate = (double)hits / trials;
+			mean_blocks = (double)nblocks / trials;
+			print_message("power cv %2.0f%% change %2.0f%%: %.2f (README %.2f), %.1f blocks "
+				      "(README %.1f)\n",
+				      100 * cvs[k], 100 * effects[e], rate, power[k][e], mean_blocks,
+				      blocks[k][e]);
+			if (fabs(rate - power[k][e]) > tol(power[k][e], trials))
+				fail_msg("cv %g change %g: power %.3f, the README says %.2f", cvs[k],
+					 effects[e], rate, power[k][e]);
+			if (fabs(mean_blocks - blocks[k][e]) > 0.3)
+				fail_msg("cv %g change %g: %.2f blocks, the README says %.1f", cvs[k],
+					 effects[e], mean_blocks, blocks[k][e]);
+		}
+	gsl_rng_free(rng);
+}
+
+/* Each step of the stopping rule, on campaigns made to take it. */
+static void test_adaptive_steps(void **state)
+{
+	double vals[2][FAMILY][MAX_BLOCKS];
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	struct analysis *an = NULL;
+	char *why = NULL;
+	struct adaptive_state s = { .blocks = 4, .max_blocks = MAX_BLOCKS };
+
+	(void)state;
+	gsl_rng_set(rng, 3);
+	/* every key metric 50% lower with 1% noise: decided beyond after 4 blocks */
+	for (size_t i = 0; i < MAX_BLOCKS; i++)
+		for (size_t r = 0; r < FAMILY; r++) {
+			vals[0][r][i] = 1000 * (1 + gsl_ran_gaussian(rng, 0.01));
+			vals[1][r][i] = 500 * (1 + gsl_ran_gaussian(rng, 0.01));
+		}
+	assert_int_equal(analysis__from(synthetic(vals, 4, true, FAMILY), NULL, &an), 0);
+	assert_int_equal(adaptive__next(an, &s, &why), ADAPTIVE_DECIDED);
+	assert_non_null(strstr(why, "every key metric decided after 4 blocks"));
+	free(why);
+	analysis__free(an);
+	/* row 0 at 30% noise: open; continue, or stop at the budget */
+	for (size_t i = 0; i < MAX_BLOCKS; i++)
+		vals[1][0][i] = 1000 * (1 + gsl_ran_gaussian(rng, 0.3));
+	assert_int_equal(analysis__from(synthetic(vals, 4, true, FAMILY), NULL, &an), 0);
+	assert_int_equal(an->open, 1);
+	assert_int_equal(adaptive__next(an, &s, &why), ADAPTIVE_CONTINUE);
+	assert_non_null(strstr(why, "1 key metric undecided after 4 blocks: w:k0 "));
+	free(why);
+	s.elapsed_ms = 400000;
+	s.max_time_ms = 480000; /* 100 s a block: a fifth would end at 500 s */
+	assert_int_equal(adaptive__next(an, &s, &why), ADAPTIVE_MAX_TIME);
+	assert_non_null(strstr(why, "max_time (480 s) would be passed by another block (100 s"));
+	free(why);
+	s.blocks = MAX_BLOCKS;
+	assert_int_equal(adaptive__next(an, &s, &why), ADAPTIVE_MAX_BLOCKS);
+	assert_non_null(strstr(why, "max_repetitions (6) reached with 1 key metric undecided"));
+	free(why);
+	analysis__free(an);
+	/* no key metric at all: nothing to wait for */
+	{
+		struct dataset *ds = synthetic(vals, 4, true, FAMILY);
+
+		for (size_t r = 0; r < FAMILY; r++)
+			ds->rows[r].key = false;
+		assert_int_equal(analysis__from(ds, NULL, &an), 0);
+		assert_int_equal(adaptive__next(an, &s, &why), ADAPTIVE_NO_KEYS);
+		free(why);
+		analysis__free(an);
+	}
+	gsl_rng_free(rng);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_adaptive_steps),
+		cmocka_unit_test(test_fixed_against_t),
+		cmocka_unit_test(test_design_aa),
+		cmocka_unit_test(test_design_power),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
