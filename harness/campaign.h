@@ -36,8 +36,10 @@ struct campaign_opts {
 };
 
 /*
- * Exit codes: 0 the campaign ran (failed runs are data, listed in the
- * report), 2 error, 130 interrupted (the database is resumable).
+ * Exit codes (verdict.h): 0 no key metric regressed, 1 one did, 3 the
+ * campaign is incomplete (runs failed after their retries, a variant with
+ * fewer than 2 blocks: never a pass), 2 error, 130 interrupted (the
+ * database is resumable).
  */
 int campaign_run(struct plan *plan, const struct campaign_opts *o);
 /* Continue an interrupted campaign: only runs not yet done, with its plan and options. */

@@ -13,6 +13,7 @@
 #include "plan.h"
 #include "store.h"
 #include "util.h"
+#include "verdict.h"
 
 #include <ctype.h>
 #include <getopt.h>
@@ -205,7 +206,7 @@ int cmd_ab(int argc, char **argv)
 	log_info("ab: %s (%s) against %s (%s), %zu variant%s of %s on each", lb, b, la, a, norig,
 		 norig == 1 ? "" : "s", plan_path);
 	r = campaign_run(plan, &o);
-	if (r != 0)
+	if (r != EXIT_NO_REGRESSION && r != EXIT_REGRESSION && r != EXIT_INCOMPLETE)
 		return r;
 
 	/* The campaign compared everything against A under the baseline's mode; the
@@ -218,13 +219,21 @@ int cmd_ab(int argc, char **argv)
 			return 2;
 		}
 		for (size_t i = 0; i < plan->nvariants; i += 2) {
+			int k;
+
 			if (!strcmp(plan->variants[i].name, plan->baseline))
 				continue;
 			printf("\n== %s against %s, lru %s (baseline %s)\n", lb, la,
 			       plan->variants[i].lru, plan->variants[i].name);
-			if (compare_print(st, stdout, plan->variants[i].name, false) < 0)
+			k = compare_print(st, stdout, plan->variants[i].name, false);
+			if (k < 0) {
 				log_err("compare against %s failed", plan->variants[i].name);
+				return EXIT_ERROR;
+			}
+			/* a regression under any mode is the answer, unless runs are missing */
+			if (r == EXIT_NO_REGRESSION || (r == EXIT_REGRESSION && k == EXIT_INCOMPLETE))
+				r = k;
 		}
 	}
-	return 0;
+	return r;
 }

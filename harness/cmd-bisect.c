@@ -35,6 +35,7 @@
 #include "spawn.h"
 #include "store.h"
 #include "util.h"
+#include "verdict.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -419,7 +420,8 @@ static int step_measure(struct bisect_ctx *c, struct measurement *m)
 		runs += want;
 		if (r == 130)
 			return step_end(c, m, "error", "interrupted", STEP_INTERRUPTED);
-		if (r != 0)
+		/* a regression or failed runs are the step's data, judged below */
+		if (r != EXIT_NO_REGRESSION && r != EXIT_REGRESSION && r != EXIT_INCOMPLETE)
 			return step_end(c, m, "error", "the campaign failed (its log above)",
 					STEP_ERROR);
 		r = campaign_values(db, c->metric, xlabel, &vals, &n, &failed, &err);

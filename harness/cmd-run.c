@@ -30,7 +30,9 @@ static void usage(FILE *f)
 		"  --shard I/N          run only shard I of N: repetitions r with r %% N == I-1\n"
 		"                       (merge the shards' databases with lrubench merge)\n"
 		"  --history HIST.db    when done, append the campaign to this long-lived history,\n"
-		"                       compare it with the previous night and the pinned one, plot trends\n",
+		"                       compare it with the previous night and the pinned one, plot trends\n"
+		"  exit 0: no key metric regressed, 1: one did, 2: error, 3: incomplete (runs failed\n"
+		"  after their retries, a variant with fewer than 2 blocks), 130: interrupted\n",
 		path_default_plan());
 }
 
