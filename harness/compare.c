@@ -299,7 +299,8 @@ void compare__verdicts(const struct analysis *an, const struct noise *nz, FILE *
 			fmt_pct(ch, sizeof(ch), c->change);
 			fmt_ci(ci, sizeof(ci), c);
 			fmt_p(q, sizeof(q), c->q);
-			fmt_pct(mde, sizeof(mde), nr ? noise__mde_at(nr, c->pairs) : NAN);
+			fmt_pct(mde, sizeof(mde),
+				nr ? noise__mde_paired_at(nr, c->pairs, c->level) : NAN);
 			if (mde[0] == '+')
 				memmove(mde, mde + 1, strlen(mde));
 			tbl_row(&t, r->label, c->key ? "key" : "", metric_better_name(r->better), n,
@@ -324,8 +325,8 @@ void compare__verdicts(const struct analysis *an, const struct noise *nz, FILE *
 		an->o.alpha, an->looks, an->o.alpha, pct, an->tests);
 	if (nz)
 		fprintf(out,
-			"MDE: the change an A/A campaign (%s) says these runs could detect "
-			"(alpha 0.05, power 0.8).\n",
+			"MDE: the change an A/A campaign (%s) says the paired rule could detect "
+			"here (at the row's level, power 0.8).\n",
 			nz->source);
 	print_reasons(an, out);
 }
@@ -539,19 +540,28 @@ void compare__noise(const struct noise *nz, FILE *out)
 {
 	fprintf(out,
 		"Noise floor from the A/A campaign %s (one variant against itself):\n"
-		"cv = run-to-run coefficient of variation; MDE = the smallest true change a\n"
-		"two-sided test (alpha %g, power %g) detects with n runs a side.\n\n",
-		nz->source, NOISE_ALPHA, NOISE_POWER);
-	fprintf(out, "%-44s %4s %8s %10s %8s\n", "metric", "n", "cv", "A/A change", "MDE");
+		"cv = run-to-run coefficient of variation; pair cv = spread of the block "
+		"differences;\n"
+		"MDE = the smallest true change found with power %g: Welch n=2 the unpaired "
+		"test at alpha %g\n"
+		"with 2 runs a side (the rule before blocks); paired, the verdicts' rule over "
+		"these blocks\n"
+		"at a key metric's level in a family of 3 at its last look (%.2f%%).\n\n",
+		nz->source, NOISE_POWER, NOISE_ALPHA, 100 * NOISE_KEY_LEVEL);
+	fprintf(out, "%-44s %6s %7s %8s %10s %12s %8s\n", "metric", "blocks", "cv", "pair cv",
+		"A/A change", "MDE Welch n=2", "paired");
 	for (size_t i = 0; i < nz->nrows; i++) {
 		const struct noise_row *r = &nz->rows[i];
-		char ch[16], mde[16], cv[16];
+		char ch[16], mde[16], cv[16], pcv[16], mp[16];
 
 		fmt_pct(ch, sizeof(ch), r->change);
-		fmt_pct(mde, sizeof(mde), r->mde);
+		fmt_pct(mde, sizeof(mde), noise__mde_at(r, 2));
 		fmt_pct(cv, sizeof(cv), r->cv);
-		fprintf(out, "%-44s %4zu %8s %10s %8s\n", r->label, r->n,
-			cv[0] == '+' ? cv + 1 : cv, ch, mde[0] == '+' ? mde + 1 : mde);
+		fmt_pct(pcv, sizeof(pcv), r->pair_sd);
+		fmt_pct(mp, sizeof(mp), r->mde_paired);
+		fprintf(out, "%-44s %6zu %7s %8s %10s %12s %8s\n", r->label, r->blocks,
+			cv[0] == '+' ? cv + 1 : cv, pcv[0] == '+' ? pcv + 1 : pcv, ch,
+			mde[0] == '+' ? mde + 1 : mde, mp[0] == '+' ? mp + 1 : mp);
 	}
 }
 

@@ -6,6 +6,7 @@
 #include "util.h"
 #include "verdict.h"
 
+#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <sqlite3.h>
 #include <string.h>
@@ -93,10 +94,34 @@ int noise__plan(struct plan *p, const char *variant, char **ret_err)
 	return 0;
 }
 
+/*
+ * The spread of the block differences relative to the baseline's mean: the
+ * noise the paired rule sees (drift shared by a block cancels in it).
+ */
+static double pair_sd(const struct dataset *ds, const struct ds_row *row, size_t cand, double *pa,
+		      double *pb, size_t *ret_n)
+{
+	size_t n = ds_pairs(ds, row, ds->base, cand, pa, pb);
+	double ma = 0, md = 0, ss = 0;
+
+	*ret_n = n;
+	if (n < 2)
+		return NAN;
+	for (size_t i = 0; i < n; i++) {
+		ma += pa[i] / (double)n;
+		md += (pb[i] - pa[i]) / (double)n;
+	}
+	for (size_t i = 0; i < n; i++)
+		ss += (pb[i] - pa[i] - md) * (pb[i] - pa[i] - md);
+	return ma != 0 ? sqrt(ss / (double)(n - 1)) / fabs(ma) : NAN;
+}
+
 int noise__compute(const struct analysis *an, size_t cand, struct noise **ret)
 {
 	const struct dataset *ds = an->ds;
 	struct noise *nz = xcalloc(1, sizeof(*nz));
+	_cleanup_free_ double *pa = xcalloc(ds->maxruns + 1, sizeof(double));
+	_cleanup_free_ double *pb = xcalloc(ds->maxruns + 1, sizeof(double));
 
 	nz->source = xstrdup(ds->campaign);
 	nz->rows = xcalloc(an->nc + 1, sizeof(*nz->rows));
@@ -116,6 +141,8 @@ int noise__compute(const struct analysis *an, size_t cand, struct noise **ret)
 				    NAN;
 		r->change = c->change;
 		r->mde = stats__mde(r->n, r->cv, NOISE_ALPHA, NOISE_POWER);
+		r->pair_sd = pair_sd(ds, &ds->rows[c->row], cand, pa, pb, &r->blocks);
+		r->mde_paired = noise__mde_paired_at(r, r->blocks, NOISE_KEY_LEVEL);
 	}
 	*ret = nz;
 	return 0;
@@ -139,19 +166,22 @@ int noise__store(struct store *st, const struct noise *nz)
 	if (r < 0)
 		return r;
 	if (sqlite3_exec(db,
-			 "CREATE TABLE IF NOT EXISTS noise(\n"
+			 "BEGIN IMMEDIATE; DROP TABLE IF EXISTS noise;\n"
+			 "CREATE TABLE noise(\n"
 			 "  label TEXT PRIMARY KEY NOT NULL,\n"
 			 "  n INTEGER NOT NULL,\n"
 			 "  cv REAL,\n"
 			 "  change REAL,\n"
 			 "  mde REAL,\n"
-			 "  source TEXT NOT NULL);\n"
-			 "BEGIN IMMEDIATE; DELETE FROM noise;",
+			 "  source TEXT NOT NULL,\n"
+			 "  blocks INTEGER,\n"
+			 "  pair_sd REAL,\n"
+			 "  mde_paired REAL);",
 			 NULL, NULL, NULL) != SQLITE_OK)
 		return -EIO;
 	if (sqlite3_prepare_v2(db,
-			       "INSERT INTO noise(label, n, cv, change, mde, source) "
-			       "VALUES (?, ?, ?, ?, ?, ?)",
+			       "INSERT INTO noise(label, n, cv, change, mde, source, blocks, pair_sd, "
+			       "mde_paired) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
 			       -1, &q, NULL) != SQLITE_OK) {
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 		return -EIO;
@@ -166,6 +196,9 @@ int noise__store(struct store *st, const struct noise *nz)
 		bind_real(q, 4, n->change);
 		bind_real(q, 5, n->mde);
 		sqlite3_bind_text(q, 6, nz->source, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(q, 7, (int64_t)n->blocks);
+		bind_real(q, 8, n->pair_sd);
+		bind_real(q, 9, n->mde_paired);
 		if (sqlite3_step(q) != SQLITE_DONE) {
 			sqlite3_finalize(q);
 			sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
@@ -187,9 +220,10 @@ int noise__load(struct store *st, struct noise **ret)
 	sqlite3_stmt *q = NULL;
 
 	if (sqlite3_prepare_v2(store__db(st),
-			       "SELECT label, n, cv, change, mde, source FROM noise ORDER BY rowid",
+			       "SELECT label, n, cv, change, mde, source, blocks, pair_sd, mde_paired "
+			       "FROM noise ORDER BY rowid",
 			       -1, &q, NULL) != SQLITE_OK)
-		return -ENOENT; /* no table: no noise figures */
+		return -ENOENT; /* no table (or one of an older lrubench): no noise figures */
 	while (sqlite3_step(q) == SQLITE_ROW) {
 		struct noise_row *r;
 
@@ -200,6 +234,9 @@ int noise__load(struct store *st, struct noise **ret)
 		r->cv = col_real(q, 2);
 		r->change = col_real(q, 3);
 		r->mde = col_real(q, 4);
+		r->blocks = (size_t)sqlite3_column_int64(q, 6);
+		r->pair_sd = col_real(q, 7);
+		r->mde_paired = col_real(q, 8);
 		if (!nz->source)
 			nz->source = xstrdup((const char *)sqlite3_column_text(q, 5));
 	}
@@ -235,6 +272,15 @@ const struct noise_row *noise__find(const struct noise *nz, const char *label)
 double noise__mde_at(const struct noise_row *r, size_t n)
 {
 	return stats__mde(n, r->cv, NOISE_ALPHA, NOISE_POWER);
+}
+
+double noise__mde_paired_at(const struct noise_row *r, size_t blocks, double level)
+{
+	if (blocks < 2 || isnan(r->pair_sd))
+		return NAN;
+	return (stats__t_crit(level, (double)(blocks - 1)) +
+		gsl_cdf_tdist_Pinv(NOISE_POWER, (double)(blocks - 1))) *
+	       r->pair_sd / sqrt((double)blocks);
 }
 
 void noise__free(struct noise *nz)

@@ -7,9 +7,13 @@
  * two-sided test at alpha 0.05 finds with power 0.8 at that many runs.
  *
  * The figures live in the campaign database, in a table its writer creates:
- *   noise(label PK, n, cv, change, mde, source)
+ *   noise(label PK, n, cv, change, mde, source, blocks, pair_sd, mde_paired)
  * label is the metric row ("anon:throughput", "memory.stat:pgscan[wl]"),
- * change the A/A relative change observed, source the A/A campaign's name.
+ * change the A/A relative change observed, source the A/A campaign's name;
+ * mde is the unpaired (Welch) figure at n runs a side, alpha 0.05; pair_sd
+ * the spread of the block differences relative to the mean, and mde_paired
+ * what the verdicts' paired rule detects over those blocks at the level of
+ * a key metric in a family of 3 at its last look (NOISE_KEY_LEVEL).
  * An A/A campaign stores its own; 'lrubench report DB --noise AA.db' copies
  * them into another campaign's database, whose reports then quote them.
  */
@@ -24,13 +28,18 @@ struct store;
 
 #define NOISE_ALPHA 0.05
 #define NOISE_POWER 0.8
+/* 1 - alpha x 1/2 (the last look's share) / 3 (a family of 3): verdict.h */
+#define NOISE_KEY_LEVEL (1 - 0.05 * 0.5 / 3)
 
 struct noise_row {
 	char *label;
 	size_t n; /* measured runs per side */
 	double cv; /* pooled coefficient of variation */
 	double change; /* observed A/A change, NAN if none */
-	double mde; /* minimum detectable effect at n, relative */
+	double mde; /* minimum detectable effect at n, relative (Welch, unpaired) */
+	size_t blocks; /* blocks with both sides */
+	double pair_sd; /* sd of the block differences / |mean|, NAN if unknown */
+	double mde_paired; /* the paired rule's, at blocks and NOISE_KEY_LEVEL */
 };
 
 struct noise {
@@ -57,6 +66,8 @@ int noise__update(struct store *st, const struct analysis *an);
 const struct noise_row *noise__find(const struct noise *nz, const char *label);
 /* The minimum detectable effect of a row at n runs per side (rescaled from its cv). */
 double noise__mde_at(const struct noise_row *r, size_t n);
+/* What the paired rule detects over blocks at the given level (verdict.h): NAN if unknown. */
+double noise__mde_paired_at(const struct noise_row *r, size_t blocks, double level);
 void noise__free(struct noise *nz);
 void noise__freep(struct noise **nz);
 

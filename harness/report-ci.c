@@ -377,7 +377,7 @@ int report_json(const struct report *rp, FILE *f)
 		fprintf(f, ", \"hedges_g\": ");
 		json_num(f, c->hedges);
 		fprintf(f, ", \"mde\": ");
-		json_num(f, nr ? noise__mde_at(nr, c->pairs) : NAN);
+		json_num(f, nr ? noise__mde_paired_at(nr, c->pairs, c->level) : NAN);
 		fprintf(f, ",\n     \"verdict\": \"%s\", \"decision\": \"%s\", "
 			   "\"more_blocks\": %zu, \"reason\": ",
 			c->verdict == VERDICT_REGRESSION     ? "regression" :

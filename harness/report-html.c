@@ -202,7 +202,8 @@ static void verdict_table(FILE *f, const struct report *rp, size_t cand, bool ke
 		if (rp->nz) {
 			const struct noise_row *nr = noise__find(rp->nz, r->label);
 
-			fmt_pct(buf, sizeof(buf), nr ? noise__mde_at(nr, c->pairs) : NAN);
+			fmt_pct(buf, sizeof(buf),
+				nr ? noise__mde_paired_at(nr, c->pairs, c->level) : NAN);
 			td(f, NULL, buf[0] == '+' ? buf + 1 : buf);
 		}
 		fprintf(f, "<td class=\"v\">");

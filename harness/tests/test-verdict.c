@@ -350,6 +350,12 @@ static void test_noise(void **state)
 	 * pooled cv = sqrt((4.333 + 1) / 2) / 100.1667 */
 	assert_true(fabs(r->cv - sqrt((13.0 / 3 + 1) / 2) / (601.0 / 6)) < 1e-12);
 	assert_true(fabs(r->mde - stats__mde(3, r->cv, 0.05, 0.8)) < 1e-12);
+	/* paired: differences -1 1 -1 over 3 blocks (sd sqrt(4/3)), base mean 301/3 */
+	assert_int_equal(r->blocks, 3);
+	assert_true(fabs(r->pair_sd - sqrt(4.0 / 3) / (301.0 / 3)) < 1e-12);
+	/* (t(1 - alpha'/2, 2) + t(0.8, 2)) sd / sqrt(3) at the key level */
+	assert_true(fabs(r->mde_paired - (stats__t_crit(NOISE_KEY_LEVEL, 2) + 1.06066) *
+						 r->pair_sd / sqrt(3)) < 1e-5 * r->pair_sd);
 	assert_null(noise__find(back, "w:only1"));
 	noise__free(nz);
 	noise__free(back);
