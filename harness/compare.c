@@ -202,6 +202,8 @@ static void runs_line(const struct analysis *an, size_t cand, FILE *out)
 	if (ds->adaptive)
 		fprintf(out, "; adaptive, %d to %d blocks", ds->min_reps, ds->max_reps);
 	fprintf(out, "\n");
+	if (ds->stop)
+		fprintf(out, "  stopped: %.*s\n", (int)strcspn(ds->stop, ":"), ds->stop);
 }
 
 /* "[-12.1%, +3.0%]", "unbounded", "-" */
@@ -224,6 +226,17 @@ static void fmt_level(char *buf, size_t len, double level)
 	double p = 100 * level;
 
 	snprintf(buf, len, "%.*f%%", p >= 99.9 ? 2 : p == floor(p) ? 0 : 1, p);
+}
+
+/* Why an open key metric is open: "straddles ±5%", "is still unbounded". */
+static const char *straddle(const struct comparison *c, const char *pct, char *buf, size_t len)
+{
+	if (isnan(c->ci_lo))
+		snprintf(buf, len, "is still unbounded (the baseline's mean is not yet known "
+				   "to be nonzero)");
+	else
+		snprintf(buf, len, "straddles ±%s", pct);
+	return buf;
 }
 
 /* A key metric's mark in the summary: its verdict, "same" when decided within, "open". */
@@ -311,18 +324,22 @@ void compare__verdicts(const struct analysis *an, const struct noise *nz, FILE *
 		fprintf(out, "\n");
 	}
 	snprintf(pct, sizeof(pct), "%.0f%%", 100 * an->o.min_effect);
-	fprintf(out,
-		"* baseline. Means ±coefficient of variation over every measured run; n = blocks "
-		"with both\n"
-		"sides. change: relative change of the paired means, with Fieller's interval of "
-		"their ratio.\n"
-		"key rows: interval at 1 - %g/(m x %zu looks), q = Bonferroni-adjusted paired t "
-		"p, verdict\n"
-		"when q <= %g and |change| >= %s. Other rows are exploratory: 95%% intervals, "
-		"q by\n"
-		"Benjamini-Hochberg over the %zu exploratory tests, marked worse?/better?, not in "
-		"the verdict.\n",
-		an->o.alpha, an->looks, an->o.alpha, pct, an->tests);
+	{
+		_cleanup_free_ char *lv = analysis__key_level_text(an);
+
+		fprintf(out,
+			"* baseline. Means ±coefficient of variation over every measured run; n = "
+			"blocks with both\n"
+			"sides. change: relative change of the paired means, with Fieller's interval "
+			"of their ratio.\n"
+			"key rows: the paired t test at %s (m: the family's size),\n"
+			"the interval at that level, q = p scaled to it; verdict when q <= %g and "
+			"|change| >= %s.\n"
+			"Other rows are exploratory: 95%% intervals, q by Benjamini-Hochberg over the "
+			"%zu\n"
+			"exploratory tests, marked worse?/better?, not in the verdict.\n",
+			lv, an->o.alpha, pct, an->tests);
+	}
 	if (nz)
 		fprintf(out,
 			"MDE: the change an A/A campaign (%s) says the paired rule could detect "
@@ -445,6 +462,7 @@ void compare__summary(const struct analysis *an, FILE *out)
 		tbl_print(&t, out);
 		for (size_t i = 0; i < an->nc; i++) {
 			const struct comparison *c = &an->c[i];
+			char why_buf[128];
 
 			if (c->cand != cand || !c->key || c->decision != DECISION_OPEN)
 				continue;
@@ -453,28 +471,33 @@ void compare__summary(const struct analysis *an, FILE *out)
 					ds->rows[c->row].label, c->pairs, c->pairs == 1 ? "" : "s");
 			else if (c->more_blocks)
 				fprintf(out,
-					"  undecided: %s: its interval straddles ±%s; about %zu more "
-					"block%s would likely decide it\n",
-					ds->rows[c->row].label, pct, c->more_blocks,
-					c->more_blocks == 1 ? "" : "s");
+					"  undecided: %s: its interval %s; about %zu more block%s would "
+					"likely decide it\n",
+					ds->rows[c->row].label, straddle(c, pct, why_buf, sizeof(why_buf)),
+					c->more_blocks, c->more_blocks == 1 ? "" : "s");
 			else
 				fprintf(out,
-					"  undecided: %s: its interval straddles ±%s; more than 200 "
-					"blocks, or a quieter machine, would be needed\n",
-					ds->rows[c->row].label, pct);
+					"  undecided: %s: its interval %s; more than 200 blocks, or a "
+					"quieter machine, would be needed\n",
+					ds->rows[c->row].label,
+					straddle(c, pct, why_buf, sizeof(why_buf)));
 		}
 		free(fams);
 		fprintf(out, "\n");
 	}
-	fprintf(out,
-		"n = blocks (each variant once, interleaved). change: relative change of the "
-		"paired means;\n"
-		"interval: Fieller's, at the level shown: 1 - %g/(m x %zu look%s) for a family of m "
-		"key\n"
-		"metrics (Bonferroni: at most %g chance of any false verdict per workload). A "
-		"verdict needs\n"
-		"that test and |change| >= %s; \"same\": the interval lies within ±%s.\n",
-		an->o.alpha, an->looks, an->looks == 1 ? "" : "s", an->o.alpha, pct, pct);
+	{
+		_cleanup_free_ char *lv = analysis__key_level_text(an);
+
+		fprintf(out,
+			"n = blocks (each variant once, interleaved). change: relative change of the "
+			"paired means;\n"
+			"interval: Fieller's, at the level shown: the paired t test at %s\n"
+			"for a family of m key metrics (at most %g chance of any false verdict per "
+			"workload).\n"
+			"A verdict needs that test and |change| >= %s; \"same\": the interval lies "
+			"within ±%s.\n",
+			lv, an->o.alpha, pct, pct);
+	}
 	if (an->x_worse || an->x_better)
 		fprintf(out,
 			"Exploratory rows (not in the verdict): %zu worse?, %zu better? beyond "

@@ -372,6 +372,8 @@ int dataset__load(struct store *st, const char *baseline, struct dataset **ret)
 			ds->adaptive = true;
 			ds->min_reps = plan->min_repetitions;
 			ds->max_reps = plan->max_repetitions;
+			if (store__meta_get(st, "adaptive.stop", &ds->stop) < 0)
+				ds->stop = NULL;
 		}
 	}
 	if (!baseline && store__meta_get(st, "plan.baseline", &base_meta) == 0)
@@ -478,6 +480,7 @@ void dataset__free(struct dataset *ds)
 		free(ds->failures[i].reason);
 	}
 	free(ds->failures);
+	free(ds->stop);
 	free(ds->rows);
 	free(ds->v);
 	free(ds->campaign);

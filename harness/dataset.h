@@ -81,6 +81,7 @@ struct dataset {
 	 */
 	bool adaptive;
 	int min_reps, max_reps;
+	char *stop; /* why an adaptive campaign stopped adding blocks (meta adaptive.stop), or NULL */
 	struct ds_failure *failures;
 	size_t nfailures;
 };

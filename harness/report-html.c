@@ -280,15 +280,21 @@ static void verdicts(FILE *f, const struct report *rp)
 		"<p>Runs are interleaved in blocks (every variant once per repetition); each "
 		"comparison pairs the two variants' runs of a block. Change: relative change of "
 		"the paired means, with Fieller's interval of their ratio. Key metrics (a "
-		"workload's few deciding results, and the machine's): the paired t test at "
-		"%g/(m × %zu look%s) for a family of m, Bonferroni, so that any false verdict in "
-		"a family has at most a %g chance; the interval at that level. A verdict needs "
-		"that test and a change of at least %.0f%%. Exploratory rows: 95%% intervals, q "
-		"by Benjamini-Hochberg over the %zu exploratory tests, never part of the verdict "
-		"or the exit status. n/c: the metric means different things under classic LRU "
-		"and MGLRU on this kernel, so no verdict is given across them.",
-		an->o.alpha, an->looks, an->looks == 1 ? "" : "s", an->o.alpha,
-		100 * an->o.min_effect, an->tests);
+		"workload's few deciding results, and the machine's): the paired t test at ");
+	{
+		_cleanup_free_ char *lv = analysis__key_level_text(an);
+
+		escape_xml(f, lv);
+	}
+	fprintf(f,
+		" for a family of m (Bonferroni, and alpha spent over the looks of an adaptive "
+		"campaign), so that any false verdict in a family has at most a %g chance; the "
+		"interval at that level. A verdict needs that test and a change of at least "
+		"%.0f%%. Exploratory rows: 95%% intervals, q by Benjamini-Hochberg over the %zu "
+		"exploratory tests, never part of the verdict or the exit status. n/c: the metric "
+		"means different things under classic LRU and MGLRU on this kernel, so no verdict "
+		"is given across them.",
+		an->o.alpha, 100 * an->o.min_effect, an->tests);
 	if (rp->nz) {
 		fprintf(f, " MDE: the smallest change these runs detect (alpha 0.05, power 0.8), "
 			   "from the A/A campaign ");

@@ -322,6 +322,18 @@ int analysis__run(struct store *st, const char *baseline, const struct verdict_o
 	return analysis__from(ds, o, ret);
 }
 
+char *analysis__key_level_text(const struct analysis *an)
+{
+	const struct dataset *ds = an->ds;
+
+	if (an->looks < 2)
+		return xasprintf("%g/m", an->o.alpha);
+	return xasprintf("%g/(2m) at the last look (%d blocks), %g/(%zum) at each of the %zu "
+			 "before",
+			 an->o.alpha, ds->max_reps, an->o.alpha, 2 * (an->looks - 1),
+			 an->looks - 1);
+}
+
 size_t analysis__blocks(const struct analysis *an, size_t cand)
 {
 	const struct ds_variant *b = &an->ds->v[an->ds->base], *c = &an->ds->v[cand];

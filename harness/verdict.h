@@ -13,14 +13,15 @@
  *
  * Families (multiple comparisons). A workload's key results (and the
  * machine's key counters, family "system") form one family per candidate:
- * its tests are at alpha / (m x looks), m its size and looks the number of
- * looks at the data the design allows (1 for a fixed number of
- * repetitions, max - min + 1 for repetitions = auto), Bonferroni, so that
- * the chance of any false verdict in a family stays below alpha however
- * the adaptive campaign stops. Key intervals are at that level. A key
- * metric is then
+ * its tests are at alpha x s / m, m its size (Bonferroni) and s the share
+ * of alpha the look may spend: 1 for a fixed number of repetitions; for
+ * repetitions = auto, 1/2 at the last look (max blocks) and 1/(2(L - 1))
+ * at each of the L - 1 looks before (L = max - min + 1), so that the chance
+ * of any false verdict in a family stays below alpha however the adaptive
+ * campaign stops (a union bound over looks). Key intervals are at that
+ * level. A key metric is then
  *   regression / improvement / changed (no better direction)
- *                 p <= alpha / (m x looks) and |change| >= min effect;
+ *                 p <= alpha x s / m and |change| >= min effect;
  *   no significant change otherwise.
  * Its decision, for adaptive campaigns: "beyond" when the interval lies
  * wholly beyond +-min effect, "within" when wholly inside it, else "open"
@@ -113,6 +114,12 @@ int analysis__from(struct dataset *ds, const struct verdict_opts *o, struct anal
 void analysis__free(struct analysis *a);
 void analysis__freep(struct analysis **a);
 
+/*
+ * A key test's alpha in words, m the family's size: "0.05/m", or for an
+ * adaptive design "0.05/(2m) at the last look (6 blocks), 0.05/(6m) at each
+ * of the 3 before" (malloc'd).
+ */
+char *analysis__key_level_text(const struct analysis *an);
 /* Blocks in which both the baseline and candidate cand have a measured run. */
 size_t analysis__blocks(const struct analysis *an, size_t cand);
 /*
