@@ -133,10 +133,15 @@ int cmd_compare(int argc, char **argv)
 		return 2;
 	}
 	noise__load(st, &nz);
-	if (all)
-		compare__all(an, nz, stdout);
-	else
-		compare__summary(an, stdout);
+	compare__summary(an, stdout);
+	if (compare__grid(st, &vo, stdout) < 0)
+		log_warn("%s: the kernel x LRU table failed", argv[optind]);
+	if (all) {
+		printf("\n");
+		compare__verdicts(an, nz, stdout);
+		printf("\n");
+		compare__table(an, stdout);
+	}
 	why = analysis__incomplete(an, &buf);
 	if (why) {
 		log_err("%s: incomplete: %s (exit %d)", argv[optind], why, EXIT_INCOMPLETE);

@@ -588,15 +588,6 @@ void compare__noise(const struct noise *nz, FILE *out)
 	}
 }
 
-void compare__all(const struct analysis *an, const struct noise *nz, FILE *out)
-{
-	compare__summary(an, out);
-	fprintf(out, "\n");
-	compare__verdicts(an, nz, out);
-	fprintf(out, "\n");
-	compare__table(an, out);
-}
-
 int compare_print(struct store *st, FILE *out, const char *baseline, bool all)
 {
 	_cleanup_(analysis__freep) struct analysis *an = NULL;
@@ -608,9 +599,15 @@ int compare_print(struct store *st, FILE *out, const char *baseline, bool all)
 	if (r < 0)
 		return r;
 	noise__load(st, &nz);
-	if (all)
-		compare__all(an, nz, out);
-	else
-		compare__summary(an, out);
+	compare__summary(an, out);
+	r = compare__grid(st, &o, out);
+	if (r < 0)
+		return r;
+	if (all) {
+		fprintf(out, "\n");
+		compare__verdicts(an, nz, out);
+		fprintf(out, "\n");
+		compare__table(an, out);
+	}
 	return analysis__exit_status(an);
 }

@@ -20,11 +20,10 @@
 struct analysis;
 struct noise;
 struct store;
+struct verdict_opts;
 
 /* The summary: an INCOMPLETE line when it is, then per candidate its key metrics. */
 void compare__summary(const struct analysis *an, FILE *out);
-/* Summary, verdict table and full table. */
-void compare__all(const struct analysis *an, const struct noise *nz, FILE *out);
 /* The verdict table of every row with a direction (nz may be NULL). */
 void compare__verdicts(const struct analysis *an, const struct noise *nz, FILE *out);
 /* The table of every row: mean, spread and n per variant, change per candidate. */
@@ -39,6 +38,23 @@ void compare__noise(const struct noise *nz, FILE *out);
  * -errno.
  */
 int compare_print(struct store *st, FILE *out, const char *baseline, bool all);
+
+/*
+ * The kernel x LRU grid of a campaign (compare-grid.c): nk kernels, each
+ * under the classic LRU (cell[k][0]) and MGLRU (cell[k][1]), variant
+ * indices of the dataset; kernel[k] its variant's kernel text.
+ */
+#define COMPARE_GRID_MAX 8
+struct compare_grid {
+	size_t nk;
+	const char *kernel[COMPARE_GRID_MAX];
+	size_t cell[COMPARE_GRID_MAX][2];
+};
+struct dataset;
+/* -ENOENT unless the variants are 2 or more kernels x {classic, MGLRU}, knobs alike. */
+int compare__grid_find(const struct dataset *ds, struct compare_grid *ret);
+/* The kernel x LRU table, when the campaign in st is such a grid; nothing otherwise. 0 or -errno. */
+int compare__grid(struct store *st, const struct verdict_opts *o, FILE *out);
 
 /* Number formats shared by the reports: at most 9 columns ("123456789", "12.3M"). */
 void fmt_num(char *buf, size_t len, double x);

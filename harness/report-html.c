@@ -302,6 +302,11 @@ static void verdicts(FILE *f, const struct report *rp)
 		fprintf(f, ".");
 	}
 	fprintf(f, "</p></section>\n");
+	if (rp->grid) {
+		fprintf(f, "<section id=\"kernel-lru\"><h2>Kernel × LRU</h2>\n<pre>");
+		escape_xml(f, rp->grid);
+		fprintf(f, "</pre></section>\n");
+	}
 }
 
 /* The rows of one group, every variant's mean, for its section. */

@@ -33,6 +33,7 @@ struct report {
 	struct plot_set plots;
 	int plots_rc; /* plot__all(): -ENOENT without gnuplot */
 	char *campaign, *version, *created, *plan_path, *plan_text, *qemu_version;
+	char *grid; /* the kernel x LRU table (compare-grid.c), or NULL when not a grid */
 	struct report_run *runs;
 	size_t nruns;
 	struct report_kv *prov; /* per variant, from its first run */

@@ -133,6 +133,7 @@ static void report_clear(struct report *rp)
 	free(rp->plan_path);
 	free(rp->plan_text);
 	free(rp->qemu_version);
+	free(rp->grid);
 }
 
 static void md_noise(const struct report *rp, FILE *f)
@@ -154,6 +155,8 @@ static int write_md(const struct report *rp, const char *path)
 		LRUBENCH_VERSION, rp->version);
 	fprintf(f, "## Verdicts\n\n```\n");
 	compare__summary(rp->an, f);
+	if (rp->grid)
+		fprintf(f, "```\n\n## Kernel x LRU\n\n```\n%s", rp->grid);
 	fprintf(f, "```\n\n## Every row\n\n```\n");
 	compare__verdicts(rp->an, rp->nz, f);
 	fprintf(f, "```\n\n## Comparison\n\n```\n");
@@ -271,6 +274,19 @@ int report__write(struct store *st, const struct report_opts *o, int *ret_status
 	r = load_runs(&rp);
 	if (r < 0)
 		goto out;
+	{
+		size_t len = 0;
+		FILE *g = open_memstream(&rp.grid, &len);
+
+		r = compare__grid(st, &o->vo, g);
+		fclose(g);
+		if (r < 0)
+			goto out;
+		if (!len) {
+			free(rp.grid);
+			rp.grid = NULL;
+		}
+	}
 	if (!o->no_plots)
 		rp.plots_rc = plot__all(store__db(st), rp.an, plots, &rp.plots);
 	else
