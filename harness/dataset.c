@@ -295,16 +295,26 @@ static int load_variants(struct store *st, struct dataset *ds, const char *basel
  */
 static struct plan *plan_of(struct store *st)
 {
-	_cleanup_free_ char *text = NULL, *path = NULL, *err = NULL;
+	_cleanup_free_ char *plan_text = NULL, *path = NULL, *err = NULL;
 	struct plan *p = NULL;
 
-	if (store__meta_get(st, "plan.text", &text) < 0)
+	if (store__meta_get(st, "plan.text", &plan_text) < 0)
 		return NULL;
 	if (store__meta_get(st, "plan.path", &path) < 0)
 		path = xstrdup("plan");
-	if (plan__parse(path, text, &p, &err) < 0)
+	if (plan__parse(path, plan_text, &p, &err) < 0)
 		return NULL;
 	return p;
+}
+
+/* The index of the variant with this id, or ds->nv. */
+static size_t variant_of(const struct dataset *ds, int64_t id)
+{
+	size_t vi = 0;
+
+	while (vi < ds->nv && ds->v[vi].id != id)
+		vi++;
+	return vi;
 }
 
 /*
@@ -328,12 +338,8 @@ static int load_failures(sqlite3 *db, struct dataset *ds)
 		    -1, &q, NULL) != SQLITE_OK)
 		return -EIO;
 	while (sqlite3_step(q) == SQLITE_ROW) {
-		int64_t vid = sqlite3_column_int64(q, 1);
-		size_t vi;
+		size_t vi = variant_of(ds, sqlite3_column_int64(q, 1));
 
-		for (vi = 0; vi < ds->nv; vi++)
-			if (ds->v[vi].id == vid)
-				break;
 		if (vi == ds->nv)
 			continue;
 		ds->v[vi].lost++;
@@ -392,15 +398,11 @@ int dataset__load(struct store *st, const char *baseline, struct dataset **ret)
 			       -1, &q, NULL) != SQLITE_OK)
 		return -EIO;
 	while (r == 0 && sqlite3_step(q) == SQLITE_ROW) {
-		int64_t vid = sqlite3_column_int64(q, 1);
 		const char *status = text(q, 3), *rel = text(q, 4);
 		int rep = sqlite3_column_int(q, 2);
+		size_t vi = variant_of(ds, sqlite3_column_int64(q, 1));
 		struct ds_variant *v;
-		size_t vi;
 
-		for (vi = 0; vi < ds->nv; vi++)
-			if (ds->v[vi].id == vid)
-				break;
 		if (vi == ds->nv)
 			continue;
 		v = &ds->v[vi];

@@ -57,17 +57,20 @@ static char *console_tail(struct store *st, int64_t run_id, size_t max)
 	sqlite3_bind_int64(q, 1, run_id);
 	if (sqlite3_step(q) == SQLITE_ROW) {
 		const char *text = sqlite3_column_blob(q, 0);
-		size_t len = (size_t)sqlite3_column_bytes(q, 0), from = 0;
+		size_t len = (size_t)sqlite3_column_bytes(q, 0), from = 0, n;
 
 		if (len > max) {
-			from = len - max;
-			while (from < len && text[from - 1] != '\n')
-				from++; /* start on a line */
+			/* start on a line */
+			const char *nl = memchr(text + len - max, '\n', max);
+
+			from = nl ? (size_t)(nl - text) + 1 : len - max;
 		}
-		tail = xcalloc(len - from + 1, 1);
-		memcpy(tail, text + from, len - from);
+		n = len - from;
+		tail = xcalloc(n + 1, 1);
+		if (n)
+			memcpy(tail, text + from, n);
 		/* NUL bytes would cut the text short: the console is a guest's */
-		for (size_t i = 0; i < len - from; i++)
+		for (size_t i = 0; i < n; i++)
 			if (!tail[i])
 				tail[i] = ' ';
 	}
