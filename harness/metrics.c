@@ -386,6 +386,19 @@ static const char r_active_size[] =
 	"under MGLRU active/inactive sizes are derived: the two youngest generations count as "
 	"active (lru_gen_is_active() in 6.1 include/linux/mm_inline.h), not an active list";
 
+static const char r_refault_612[] =
+	"comparable: lru_gen_refault() counts every refault whose eviction lruvec is the folio's "
+	"(the 6.1 oldest-generation check now only gates workingset_activate/restore), as "
+	"workingset_refault() does for classic LRU";
+static const char r_restore_612[] =
+	"under MGLRU counted only for refaults from the oldest generation (lru_gen_test_recent() "
+	"compares the shadow's sequence with min_seq) that came through page tables or had the "
+	"most references; classic LRU counts refaults of folios active when evicted";
+static const char r_activate_612[] =
+	"under MGLRU counts refaults from the oldest generation (lru_gen_test_recent() vs min_seq); "
+	"classic LRU counts refaults whose refault distance fits the workingset "
+	"(workingset_test_recent())";
+
 /*
  * One row per metric pattern and kernel range, each with the source it was
  * read from. Ranges are closed to a series ("6.1 to 6.1.y": until 6.2) because
@@ -393,68 +406,117 @@ static const char r_active_size[] =
  * gets "not known to be comparable", never a verdict.
  */
 #define SRC_61 "linux-source-6.1 (6.1.192) "
+#define SRC_612 "linux-source-6.12 (6.12.118) "
 static const struct comparability {
 	const char *pattern;
 	struct kernel_version from, until; /* until exclusive */
 	const char *reason;		   /* why; the text compare prints */
 	const char *source;		   /* file and function it was read from */
+	bool same;			   /* read and found comparable in this range */
 } comparability_table[] = {
 	{ "vmstat:workingset_refault_*", KV(6, 1, 0), KV(6, 2, 0), r_refault,
-	  SRC_61 "mm/workingset.c lru_gen_refault()" },
+	  SRC_61 "mm/workingset.c lru_gen_refault()", false },
 	{ "memory.stat:workingset_refault_*", KV(6, 1, 0), KV(6, 2, 0), r_refault,
-	  SRC_61 "mm/workingset.c lru_gen_refault()" },
+	  SRC_61 "mm/workingset.c lru_gen_refault()", false },
 	{ "vmstat:workingset_restore_*", KV(6, 1, 0), KV(6, 2, 0), r_restore,
-	  SRC_61 "mm/workingset.c lru_gen_refault()" },
+	  SRC_61 "mm/workingset.c lru_gen_refault()", false },
 	{ "memory.stat:workingset_restore_*", KV(6, 1, 0), KV(6, 2, 0), r_restore,
-	  SRC_61 "mm/workingset.c lru_gen_refault()" },
+	  SRC_61 "mm/workingset.c lru_gen_refault()", false },
 	{ "vmstat:workingset_activate_*", KV(6, 1, 0), KV(6, 2, 0), r_activate,
-	  SRC_61 "mm/workingset.c workingset_refault(), mm/vmscan.c sort_folio()" },
+	  SRC_61 "mm/workingset.c workingset_refault(), mm/vmscan.c sort_folio()", false },
 	{ "memory.stat:workingset_activate_*", KV(6, 1, 0), KV(6, 2, 0), r_activate,
-	  SRC_61 "mm/workingset.c workingset_refault(), mm/vmscan.c sort_folio()" },
+	  SRC_61 "mm/workingset.c workingset_refault(), mm/vmscan.c sort_folio()", false },
 	{ "vmstat:pgscan_kswapd", KV(6, 1, 0), KV(6, 2, 0), r_pgscan,
-	  SRC_61 "mm/vmscan.c scan_folios(), shrink_inactive_list()" },
+	  SRC_61 "mm/vmscan.c scan_folios(), shrink_inactive_list()", false },
 	{ "vmstat:pgscan_direct", KV(6, 1, 0), KV(6, 2, 0), r_pgscan,
-	  SRC_61 "mm/vmscan.c scan_folios(), shrink_inactive_list()" },
+	  SRC_61 "mm/vmscan.c scan_folios(), shrink_inactive_list()", false },
 	{ "vmstat:pgscan_anon", KV(6, 1, 0), KV(6, 2, 0), r_pgscan,
-	  SRC_61 "mm/vmscan.c scan_folios(), shrink_inactive_list()" },
+	  SRC_61 "mm/vmscan.c scan_folios(), shrink_inactive_list()", false },
 	{ "vmstat:pgscan_file", KV(6, 1, 0), KV(6, 2, 0), r_pgscan,
-	  SRC_61 "mm/vmscan.c scan_folios(), shrink_inactive_list()" },
+	  SRC_61 "mm/vmscan.c scan_folios(), shrink_inactive_list()", false },
 	{ "memory.stat:pgscan", KV(6, 1, 0), KV(6, 2, 0), r_pgscan,
-	  SRC_61 "mm/vmscan.c scan_folios(), shrink_inactive_list()" },
+	  SRC_61 "mm/vmscan.c scan_folios(), shrink_inactive_list()", false },
 	{ "memory.stat:pgscan_kswapd", KV(6, 1, 0), KV(6, 2, 0), r_pgscan,
-	  SRC_61 "mm/vmscan.c scan_folios(), shrink_inactive_list()" },
+	  SRC_61 "mm/vmscan.c scan_folios(), shrink_inactive_list()", false },
 	{ "memory.stat:pgscan_direct", KV(6, 1, 0), KV(6, 2, 0), r_pgscan,
-	  SRC_61 "mm/vmscan.c scan_folios(), shrink_inactive_list()" },
+	  SRC_61 "mm/vmscan.c scan_folios(), shrink_inactive_list()", false },
 	{ "memory.stat:pgscan_anon", KV(6, 1, 0), KV(6, 2, 0), r_pgscan,
-	  SRC_61 "mm/vmscan.c scan_folios(), shrink_inactive_list()" },
+	  SRC_61 "mm/vmscan.c scan_folios(), shrink_inactive_list()", false },
 	{ "memory.stat:pgscan_file", KV(6, 1, 0), KV(6, 2, 0), r_pgscan,
-	  SRC_61 "mm/vmscan.c scan_folios(), shrink_inactive_list()" },
+	  SRC_61 "mm/vmscan.c scan_folios(), shrink_inactive_list()", false },
 	{ "vmstat:pgrefill", KV(6, 1, 0), KV(6, 2, 0), r_pgrefill,
-	  SRC_61 "mm/vmscan.c shrink_active_list(), scan_folios()" },
+	  SRC_61 "mm/vmscan.c shrink_active_list(), scan_folios()", false },
 	{ "memory.stat:pgrefill", KV(6, 1, 0), KV(6, 2, 0), r_pgrefill,
-	  SRC_61 "mm/vmscan.c shrink_active_list(), scan_folios()" },
+	  SRC_61 "mm/vmscan.c shrink_active_list(), scan_folios()", false },
 	{ "vmstat:pgactivate", KV(6, 1, 0), KV(6, 2, 0), r_pgactivate,
-	  SRC_61 "mm/swap.c folio_mark_accessed(), mm/vmscan.c lru_gen_look_around()" },
+	  SRC_61 "mm/swap.c folio_mark_accessed(), mm/vmscan.c lru_gen_look_around()", false },
 	{ "memory.stat:pgactivate", KV(6, 1, 0), KV(6, 2, 0), r_pgactivate,
-	  SRC_61 "mm/swap.c folio_mark_accessed(), mm/vmscan.c lru_gen_look_around()" },
+	  SRC_61 "mm/swap.c folio_mark_accessed(), mm/vmscan.c lru_gen_look_around()", false },
 	{ "vmstat:pgdeactivate", KV(6, 1, 0), KV(6, 2, 0), r_pgdeactivate,
-	  SRC_61 "mm/vmscan.c shrink_active_list(), mm/swap.c" },
+	  SRC_61 "mm/vmscan.c shrink_active_list(), mm/swap.c", false },
 	{ "memory.stat:pgdeactivate", KV(6, 1, 0), KV(6, 2, 0), r_pgdeactivate,
-	  SRC_61 "mm/vmscan.c shrink_active_list(), mm/swap.c" },
+	  SRC_61 "mm/vmscan.c shrink_active_list(), mm/swap.c", false },
 	{ "vmstat:pgrotated", KV(6, 1, 0), KV(6, 2, 0), r_pgrotated,
-	  SRC_61 "mm/swap.c lru_move_tail_fn(), mm/vmscan.c evict_folios()" },
+	  SRC_61 "mm/swap.c lru_move_tail_fn(), mm/vmscan.c evict_folios()", false },
 	{ "vmstat:nr_active_*", KV(6, 1, 0), KV(6, 2, 0), r_active_size,
-	  SRC_61 "include/linux/mm_inline.h lru_gen_is_active()" },
+	  SRC_61 "include/linux/mm_inline.h lru_gen_is_active()", false },
 	{ "vmstat:nr_inactive_*", KV(6, 1, 0), KV(6, 2, 0), r_active_size,
-	  SRC_61 "include/linux/mm_inline.h lru_gen_is_active()" },
+	  SRC_61 "include/linux/mm_inline.h lru_gen_is_active()", false },
 	{ "vmstat:nr_zone_active_*", KV(6, 1, 0), KV(6, 2, 0), r_active_size,
-	  SRC_61 "include/linux/mm_inline.h lru_gen_is_active()" },
+	  SRC_61 "include/linux/mm_inline.h lru_gen_is_active()", false },
 	{ "vmstat:nr_zone_inactive_*", KV(6, 1, 0), KV(6, 2, 0), r_active_size,
-	  SRC_61 "include/linux/mm_inline.h lru_gen_is_active()" },
+	  SRC_61 "include/linux/mm_inline.h lru_gen_is_active()", false },
 	{ "memory.stat:active_*", KV(6, 1, 0), KV(6, 2, 0), r_active_size,
-	  SRC_61 "include/linux/mm_inline.h lru_gen_is_active()" },
+	  SRC_61 "include/linux/mm_inline.h lru_gen_is_active()", false },
 	{ "memory.stat:inactive_*", KV(6, 1, 0), KV(6, 2, 0), r_active_size,
-	  SRC_61 "include/linux/mm_inline.h lru_gen_is_active()" },
+	  SRC_61 "include/linux/mm_inline.h lru_gen_is_active()", false },
+	/* 6.12 to 6.12.y; pgactivate, pgdeactivate, pgrotated not read yet: not known */
+	{ "vmstat:workingset_refault_*", KV(6, 12, 0), KV(6, 13, 0), r_refault_612,
+	  SRC_612 "mm/workingset.c lru_gen_refault(), workingset_refault()", true },
+	{ "memory.stat:workingset_refault_*", KV(6, 12, 0), KV(6, 13, 0), r_refault_612,
+	  SRC_612 "mm/workingset.c lru_gen_refault(), workingset_refault()", true },
+	{ "vmstat:workingset_restore_*", KV(6, 12, 0), KV(6, 13, 0), r_restore_612,
+	  SRC_612 "mm/workingset.c lru_gen_refault(), lru_gen_test_recent()", false },
+	{ "memory.stat:workingset_restore_*", KV(6, 12, 0), KV(6, 13, 0), r_restore_612,
+	  SRC_612 "mm/workingset.c lru_gen_refault(), lru_gen_test_recent()", false },
+	{ "vmstat:workingset_activate_*", KV(6, 12, 0), KV(6, 13, 0), r_activate_612,
+	  SRC_612 "mm/workingset.c lru_gen_refault(), workingset_refault()", false },
+	{ "memory.stat:workingset_activate_*", KV(6, 12, 0), KV(6, 13, 0), r_activate_612,
+	  SRC_612 "mm/workingset.c lru_gen_refault(), workingset_refault()", false },
+	{ "vmstat:pgscan_kswapd", KV(6, 12, 0), KV(6, 13, 0), r_pgscan,
+	  SRC_612 "mm/vmscan.c scan_folios(), shrink_inactive_list()", false },
+	{ "vmstat:pgscan_direct", KV(6, 12, 0), KV(6, 13, 0), r_pgscan,
+	  SRC_612 "mm/vmscan.c scan_folios(), shrink_inactive_list()", false },
+	{ "vmstat:pgscan_anon", KV(6, 12, 0), KV(6, 13, 0), r_pgscan,
+	  SRC_612 "mm/vmscan.c scan_folios(), shrink_inactive_list()", false },
+	{ "vmstat:pgscan_file", KV(6, 12, 0), KV(6, 13, 0), r_pgscan,
+	  SRC_612 "mm/vmscan.c scan_folios(), shrink_inactive_list()", false },
+	{ "memory.stat:pgscan", KV(6, 12, 0), KV(6, 13, 0), r_pgscan,
+	  SRC_612 "mm/vmscan.c scan_folios(), shrink_inactive_list()", false },
+	{ "memory.stat:pgscan_kswapd", KV(6, 12, 0), KV(6, 13, 0), r_pgscan,
+	  SRC_612 "mm/vmscan.c scan_folios(), shrink_inactive_list()", false },
+	{ "memory.stat:pgscan_direct", KV(6, 12, 0), KV(6, 13, 0), r_pgscan,
+	  SRC_612 "mm/vmscan.c scan_folios(), shrink_inactive_list()", false },
+	{ "memory.stat:pgscan_anon", KV(6, 12, 0), KV(6, 13, 0), r_pgscan,
+	  SRC_612 "mm/vmscan.c scan_folios(), shrink_inactive_list()", false },
+	{ "memory.stat:pgscan_file", KV(6, 12, 0), KV(6, 13, 0), r_pgscan,
+	  SRC_612 "mm/vmscan.c scan_folios(), shrink_inactive_list()", false },
+	{ "vmstat:pgrefill", KV(6, 12, 0), KV(6, 13, 0), r_pgrefill,
+	  SRC_612 "mm/vmscan.c shrink_active_list(), scan_folios()", false },
+	{ "memory.stat:pgrefill", KV(6, 12, 0), KV(6, 13, 0), r_pgrefill,
+	  SRC_612 "mm/vmscan.c shrink_active_list(), scan_folios()", false },
+	{ "vmstat:nr_active_*", KV(6, 12, 0), KV(6, 13, 0), r_active_size,
+	  SRC_612 "include/linux/mm_inline.h lru_gen_is_active()", false },
+	{ "vmstat:nr_inactive_*", KV(6, 12, 0), KV(6, 13, 0), r_active_size,
+	  SRC_612 "include/linux/mm_inline.h lru_gen_is_active()", false },
+	{ "vmstat:nr_zone_active_*", KV(6, 12, 0), KV(6, 13, 0), r_active_size,
+	  SRC_612 "include/linux/mm_inline.h lru_gen_is_active()", false },
+	{ "vmstat:nr_zone_inactive_*", KV(6, 12, 0), KV(6, 13, 0), r_active_size,
+	  SRC_612 "include/linux/mm_inline.h lru_gen_is_active()", false },
+	{ "memory.stat:active_*", KV(6, 12, 0), KV(6, 13, 0), r_active_size,
+	  SRC_612 "include/linux/mm_inline.h lru_gen_is_active()", false },
+	{ "memory.stat:inactive_*", KV(6, 12, 0), KV(6, 13, 0), r_active_size,
+	  SRC_612 "include/linux/mm_inline.h lru_gen_is_active()", false },
 };
 
 static const char r_unknown[] =
@@ -498,6 +560,8 @@ bool metric__comparable(const char *name, const char *kernel_release, const char
 		listed = true;
 		if (!known || !kv_in_range(v, c->from, c->until))
 			continue;
+		if (c->same)
+			return true;
 		if (ret_reason)
 			*ret_reason = row_text(i);
 		return false;

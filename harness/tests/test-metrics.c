@@ -231,6 +231,31 @@ static void test_comparable_61(void **state)
 	}
 }
 
+static void test_comparable_612(void **state)
+{
+	static const char *const kernels[] = { "6.12.118+deb12-cloud-amd64", "6.12.118", "6.12" };
+	const char *reason = NULL;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(kernels); i++) {
+		const char *k = kernels[i];
+
+		/* 6.12 counts every MGLRU refault (6.1 undercounted): comparable */
+		comparable("vmstat:workingset_refault_anon", k);
+		comparable("memory.stat:workingset_refault_file", k);
+		not_comparable("vmstat:workingset_activate_file", k, "lru_gen_test_recent()");
+		not_comparable("vmstat:workingset_restore_anon", k, "min_seq");
+		not_comparable("vmstat:pgscan_kswapd", k, "6.12.118) mm/vmscan.c scan_folios()");
+		not_comparable("memory.stat:pgrefill", k, "linux-source-6.12");
+		not_comparable("memory.stat:active_file", k, "lru_gen_is_active()");
+		/* not read for 6.12: not known */
+		not_comparable("vmstat:pgactivate", k, "not known to be comparable");
+		comparable("vmstat:pgmajfault", k);
+	}
+	assert_false(metric__comparable("vmstat:pgscan_anon", "6.12.118+deb12-cloud-amd64", &reason));
+	assert_null(strstr(reason, "6.1.192"));
+}
+
 static void test_comparable_other_kernels(void **state)
 {
 	static const char *const kernels[] = { "5.15.0-91-generic", "6.0.19", "6.6.13", "7.3.1",
@@ -264,6 +289,7 @@ int main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_kernel_version),
 		cmocka_unit_test(test_comparable_61),
+		cmocka_unit_test(test_comparable_612),
 		cmocka_unit_test(test_comparable_other_kernels),
 	};
 
