@@ -361,12 +361,11 @@ static const char r_activate[] =
 	"(sort_folio() in 6.1 mm/vmscan.c), which are not refaults";
 static const char r_pgscan[] =
 	"MGLRU counts only the folios it isolates; folios it re-sorts to younger generations go to "
-	"pgrefill (scan_folios() in 6.1 mm/vmscan.c), while classic LRU counts every folio taken "
+	"pgrefill (scan_folios()), while classic LRU counts every folio taken "
 	"from the inactive list (shrink_inactive_list()); scan counts and scan efficiency "
 	"(pgsteal/pgscan) are not comparable";
 static const char r_pgrefill[] =
-	"classic LRU counts folios scanned on the active list (shrink_active_list() in 6.1 "
-	"mm/vmscan.c); MGLRU has no active list and counts folios that eviction re-sorted to "
+	"classic LRU counts folios scanned on the active list (shrink_active_list()); MGLRU has no active list and counts folios that eviction re-sorted to "
 	"younger generations (scan_folios())";
 static const char r_pgactivate[] =
 	"classic LRU counts promotions to the active list (folio_mark_accessed() in 6.1 mm/swap.c) "
@@ -384,7 +383,7 @@ static const char r_pgrotated[] =
 	"different folios are rotated";
 static const char r_active_size[] =
 	"under MGLRU active/inactive sizes are derived: the two youngest generations count as "
-	"active (lru_gen_is_active() in 6.1 include/linux/mm_inline.h), not an active list";
+	"active (lru_gen_is_active()), not an active list";
 
 static const char r_refault_612[] =
 	"comparable: lru_gen_refault() counts every refault whose eviction lruvec is the folio's "

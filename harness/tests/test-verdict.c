@@ -68,6 +68,7 @@ static const struct run_spec runs[] = {
 /* every run's guest.kernel_release; tests of other kernels set it */
 static const char *fixture_release = "6.1.0-57-cloud-amd64";
 static const char *variant_kernel = "6.1 k";
+static bool with_pgscan; /* also sample vmstat:pgscan_anon */
 
 static char *build_db(void)
 {
@@ -108,6 +109,10 @@ static char *build_db(void)
 						      "vmstat:workingset_refault_anon", "-",
 						      seq ? 5000 + r->refault : 5000),
 					 0);
+			if (with_pgscan)
+				assert_int_equal(store__value(st, run, seq, "vmstat:pgscan_anon", "-",
+							      seq ? 900 + r->refault : 900),
+						 0);
 			assert_int_equal(store__sample_end(st, run, seq, true), 0);
 		}
 		assert_int_equal(store__run_finish(st, run, r->status, NULL, 1), 0);
@@ -651,13 +656,23 @@ static void test_other_kernel_compare(void **state)
 	_cleanup_free_ char *kept = xasprintf("%s/c-6.1.db", tmpdir);
 	assert_int_equal(rename(keep, kept), 0);
 	fixture_release = variant_kernel = "6.12.118+deb12-cloud-amd64";
+	with_pgscan = true;
 	path = build_db();
+	with_pgscan = false;
 	assert_int_equal(store__open(path, &st), 0);
 	assert_int_equal(analysis__run(st, NULL, &o, &an), 0);
 	/* 6.12 counts every MGLRU refault: a verdict, not n/c */
 	assert_int_not_equal(find(an, "vmstat:workingset_refault_anon", "cand")->verdict,
 			     VERDICT_NOT_COMPARABLE);
+	assert_int_equal(find(an, "vmstat:pgscan_anon", "cand")->verdict, VERDICT_NOT_COMPARABLE);
 	analysis__free(an);
+	assert_non_null(f = open_memstream(&out, &len));
+	assert_int_equal(compare_print(st, f, NULL, false) >= 0, 1);
+	fclose(f);
+	assert_non_null(strstr(out, "[source: linux-source-6.12 (6.12.118) mm/vmscan.c scan_folios()"));
+	assert_null(strstr(out, "6.1.192"));
+	free(out);
+	out = NULL;
 	store__close(st);
 	unlink(path);
 	free(path);
