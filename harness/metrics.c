@@ -344,7 +344,6 @@ static bool kv_in_range(struct kernel_version v, struct kernel_version from,
 }
 
 #define KV(a, b, c) { .major = (a), .minor = (b), .sub = (c) }
-#define OPEN KV(0, 0, 0)
 
 static const char r_refault[] =
 	"under MGLRU a refault is counted only while the generation the folio was evicted from is "
@@ -362,12 +361,11 @@ static const char r_activate[] =
 	"(sort_folio() in 6.1 mm/vmscan.c), which are not refaults";
 static const char r_pgscan[] =
 	"MGLRU counts only the folios it isolates; folios it re-sorts to younger generations go to "
-	"pgrefill (scan_folios() in 6.1 mm/vmscan.c), while classic LRU counts every folio taken "
+	"pgrefill (scan_folios()), while classic LRU counts every folio taken "
 	"from the inactive list (shrink_inactive_list()); scan counts and scan efficiency "
 	"(pgsteal/pgscan) are not comparable";
 static const char r_pgrefill[] =
-	"classic LRU counts folios scanned on the active list (shrink_active_list() in 6.1 "
-	"mm/vmscan.c); MGLRU has no active list and counts folios that eviction re-sorted to "
+	"classic LRU counts folios scanned on the active list (shrink_active_list()); MGLRU has no active list and counts folios that eviction re-sorted to "
 	"younger generations (scan_folios())";
 static const char r_pgactivate[] =
 	"classic LRU counts promotions to the active list (folio_mark_accessed() in 6.1 mm/swap.c) "
@@ -385,48 +383,171 @@ static const char r_pgrotated[] =
 	"different folios are rotated";
 static const char r_active_size[] =
 	"under MGLRU active/inactive sizes are derived: the two youngest generations count as "
-	"active (lru_gen_is_active() in 6.1 include/linux/mm_inline.h), not an active list";
+	"active (lru_gen_is_active()), not an active list";
 
+static const char r_refault_612[] =
+	"comparable: lru_gen_refault() counts every refault whose eviction lruvec is the folio's "
+	"(the 6.1 oldest-generation check now only gates workingset_activate/restore), as "
+	"workingset_refault() does for classic LRU";
+static const char r_restore_612[] =
+	"under MGLRU counted only for refaults from the oldest generation (lru_gen_test_recent() "
+	"compares the shadow's sequence with min_seq) that came through page tables or had the "
+	"most references; classic LRU counts refaults of folios active when evicted";
+static const char r_activate_612[] =
+	"under MGLRU counts refaults from the oldest generation (lru_gen_test_recent() vs min_seq); "
+	"classic LRU counts refaults whose refault distance fits the workingset "
+	"(workingset_test_recent())";
+
+/*
+ * One row per metric pattern and kernel range, each with the source it was
+ * read from. Ranges are closed to a series ("6.1 to 6.1.y": until 6.2) because
+ * reclaim changes between series: a kernel outside every range of a pattern
+ * gets "not known to be comparable", never a verdict.
+ */
+#define SRC_61 "linux-source-6.1 (6.1.192) "
+#define SRC_612 "linux-source-6.12 (6.12.118) "
 static const struct comparability {
 	const char *pattern;
-	struct kernel_version from, until; /* until exclusive; major 0: open-ended */
-	const char *reason;
+	struct kernel_version from, until; /* until exclusive */
+	const char *reason;		   /* why; the text compare prints */
+	const char *source;		   /* file and function it was read from */
+	bool same;			   /* read and found comparable in this range */
 } comparability_table[] = {
-	/* MGLRU appeared in 6.1; no fix of these is known to be in a release: open-ended */
-	{ "vmstat:workingset_refault_*", KV(6, 1, 0), OPEN, r_refault },
-	{ "memory.stat:workingset_refault_*", KV(6, 1, 0), OPEN, r_refault },
-	{ "vmstat:workingset_restore_*", KV(6, 1, 0), OPEN, r_restore },
-	{ "memory.stat:workingset_restore_*", KV(6, 1, 0), OPEN, r_restore },
-	{ "vmstat:workingset_activate_*", KV(6, 1, 0), OPEN, r_activate },
-	{ "memory.stat:workingset_activate_*", KV(6, 1, 0), OPEN, r_activate },
-	{ "vmstat:pgscan_kswapd", KV(6, 1, 0), OPEN, r_pgscan },
-	{ "vmstat:pgscan_direct", KV(6, 1, 0), OPEN, r_pgscan },
-	{ "vmstat:pgscan_anon", KV(6, 1, 0), OPEN, r_pgscan },
-	{ "vmstat:pgscan_file", KV(6, 1, 0), OPEN, r_pgscan },
-	{ "memory.stat:pgscan", KV(6, 1, 0), OPEN, r_pgscan },
-	{ "memory.stat:pgscan_kswapd", KV(6, 1, 0), OPEN, r_pgscan },
-	{ "memory.stat:pgscan_direct", KV(6, 1, 0), OPEN, r_pgscan },
-	{ "memory.stat:pgscan_anon", KV(6, 1, 0), OPEN, r_pgscan },
-	{ "memory.stat:pgscan_file", KV(6, 1, 0), OPEN, r_pgscan },
-	{ "vmstat:pgrefill", KV(6, 1, 0), OPEN, r_pgrefill },
-	{ "memory.stat:pgrefill", KV(6, 1, 0), OPEN, r_pgrefill },
-	{ "vmstat:pgactivate", KV(6, 1, 0), OPEN, r_pgactivate },
-	{ "memory.stat:pgactivate", KV(6, 1, 0), OPEN, r_pgactivate },
-	{ "vmstat:pgdeactivate", KV(6, 1, 0), OPEN, r_pgdeactivate },
-	{ "memory.stat:pgdeactivate", KV(6, 1, 0), OPEN, r_pgdeactivate },
-	{ "vmstat:pgrotated", KV(6, 1, 0), OPEN, r_pgrotated },
-	{ "vmstat:nr_active_*", KV(6, 1, 0), OPEN, r_active_size },
-	{ "vmstat:nr_inactive_*", KV(6, 1, 0), OPEN, r_active_size },
-	{ "vmstat:nr_zone_active_*", KV(6, 1, 0), OPEN, r_active_size },
-	{ "vmstat:nr_zone_inactive_*", KV(6, 1, 0), OPEN, r_active_size },
-	{ "memory.stat:active_*", KV(6, 1, 0), OPEN, r_active_size },
-	{ "memory.stat:inactive_*", KV(6, 1, 0), OPEN, r_active_size },
+	{ "vmstat:workingset_refault_*", KV(6, 1, 0), KV(6, 2, 0), r_refault,
+	  SRC_61 "mm/workingset.c lru_gen_refault()", false },
+	{ "memory.stat:workingset_refault_*", KV(6, 1, 0), KV(6, 2, 0), r_refault,
+	  SRC_61 "mm/workingset.c lru_gen_refault()", false },
+	{ "vmstat:workingset_restore_*", KV(6, 1, 0), KV(6, 2, 0), r_restore,
+	  SRC_61 "mm/workingset.c lru_gen_refault()", false },
+	{ "memory.stat:workingset_restore_*", KV(6, 1, 0), KV(6, 2, 0), r_restore,
+	  SRC_61 "mm/workingset.c lru_gen_refault()", false },
+	{ "vmstat:workingset_activate_*", KV(6, 1, 0), KV(6, 2, 0), r_activate,
+	  SRC_61 "mm/workingset.c workingset_refault(), mm/vmscan.c sort_folio()", false },
+	{ "memory.stat:workingset_activate_*", KV(6, 1, 0), KV(6, 2, 0), r_activate,
+	  SRC_61 "mm/workingset.c workingset_refault(), mm/vmscan.c sort_folio()", false },
+	{ "vmstat:pgscan_kswapd", KV(6, 1, 0), KV(6, 2, 0), r_pgscan,
+	  SRC_61 "mm/vmscan.c scan_folios(), shrink_inactive_list()", false },
+	{ "vmstat:pgscan_direct", KV(6, 1, 0), KV(6, 2, 0), r_pgscan,
+	  SRC_61 "mm/vmscan.c scan_folios(), shrink_inactive_list()", false },
+	{ "vmstat:pgscan_anon", KV(6, 1, 0), KV(6, 2, 0), r_pgscan,
+	  SRC_61 "mm/vmscan.c scan_folios(), shrink_inactive_list()", false },
+	{ "vmstat:pgscan_file", KV(6, 1, 0), KV(6, 2, 0), r_pgscan,
+	  SRC_61 "mm/vmscan.c scan_folios(), shrink_inactive_list()", false },
+	{ "memory.stat:pgscan", KV(6, 1, 0), KV(6, 2, 0), r_pgscan,
+	  SRC_61 "mm/vmscan.c scan_folios(), shrink_inactive_list()", false },
+	{ "memory.stat:pgscan_kswapd", KV(6, 1, 0), KV(6, 2, 0), r_pgscan,
+	  SRC_61 "mm/vmscan.c scan_folios(), shrink_inactive_list()", false },
+	{ "memory.stat:pgscan_direct", KV(6, 1, 0), KV(6, 2, 0), r_pgscan,
+	  SRC_61 "mm/vmscan.c scan_folios(), shrink_inactive_list()", false },
+	{ "memory.stat:pgscan_anon", KV(6, 1, 0), KV(6, 2, 0), r_pgscan,
+	  SRC_61 "mm/vmscan.c scan_folios(), shrink_inactive_list()", false },
+	{ "memory.stat:pgscan_file", KV(6, 1, 0), KV(6, 2, 0), r_pgscan,
+	  SRC_61 "mm/vmscan.c scan_folios(), shrink_inactive_list()", false },
+	{ "vmstat:pgrefill", KV(6, 1, 0), KV(6, 2, 0), r_pgrefill,
+	  SRC_61 "mm/vmscan.c shrink_active_list(), scan_folios()", false },
+	{ "memory.stat:pgrefill", KV(6, 1, 0), KV(6, 2, 0), r_pgrefill,
+	  SRC_61 "mm/vmscan.c shrink_active_list(), scan_folios()", false },
+	{ "vmstat:pgactivate", KV(6, 1, 0), KV(6, 2, 0), r_pgactivate,
+	  SRC_61 "mm/swap.c folio_mark_accessed(), mm/vmscan.c lru_gen_look_around()", false },
+	{ "memory.stat:pgactivate", KV(6, 1, 0), KV(6, 2, 0), r_pgactivate,
+	  SRC_61 "mm/swap.c folio_mark_accessed(), mm/vmscan.c lru_gen_look_around()", false },
+	{ "vmstat:pgdeactivate", KV(6, 1, 0), KV(6, 2, 0), r_pgdeactivate,
+	  SRC_61 "mm/vmscan.c shrink_active_list(), mm/swap.c", false },
+	{ "memory.stat:pgdeactivate", KV(6, 1, 0), KV(6, 2, 0), r_pgdeactivate,
+	  SRC_61 "mm/vmscan.c shrink_active_list(), mm/swap.c", false },
+	{ "vmstat:pgrotated", KV(6, 1, 0), KV(6, 2, 0), r_pgrotated,
+	  SRC_61 "mm/swap.c lru_move_tail_fn(), mm/vmscan.c evict_folios()", false },
+	{ "vmstat:nr_active_*", KV(6, 1, 0), KV(6, 2, 0), r_active_size,
+	  SRC_61 "include/linux/mm_inline.h lru_gen_is_active()", false },
+	{ "vmstat:nr_inactive_*", KV(6, 1, 0), KV(6, 2, 0), r_active_size,
+	  SRC_61 "include/linux/mm_inline.h lru_gen_is_active()", false },
+	{ "vmstat:nr_zone_active_*", KV(6, 1, 0), KV(6, 2, 0), r_active_size,
+	  SRC_61 "include/linux/mm_inline.h lru_gen_is_active()", false },
+	{ "vmstat:nr_zone_inactive_*", KV(6, 1, 0), KV(6, 2, 0), r_active_size,
+	  SRC_61 "include/linux/mm_inline.h lru_gen_is_active()", false },
+	{ "memory.stat:active_*", KV(6, 1, 0), KV(6, 2, 0), r_active_size,
+	  SRC_61 "include/linux/mm_inline.h lru_gen_is_active()", false },
+	{ "memory.stat:inactive_*", KV(6, 1, 0), KV(6, 2, 0), r_active_size,
+	  SRC_61 "include/linux/mm_inline.h lru_gen_is_active()", false },
+	/* 6.12 to 6.12.y; pgactivate, pgdeactivate, pgrotated not read yet: not known */
+	{ "vmstat:workingset_refault_*", KV(6, 12, 0), KV(6, 13, 0), r_refault_612,
+	  SRC_612 "mm/workingset.c lru_gen_refault(), workingset_refault()", true },
+	{ "memory.stat:workingset_refault_*", KV(6, 12, 0), KV(6, 13, 0), r_refault_612,
+	  SRC_612 "mm/workingset.c lru_gen_refault(), workingset_refault()", true },
+	{ "vmstat:workingset_restore_*", KV(6, 12, 0), KV(6, 13, 0), r_restore_612,
+	  SRC_612 "mm/workingset.c lru_gen_refault(), lru_gen_test_recent()", false },
+	{ "memory.stat:workingset_restore_*", KV(6, 12, 0), KV(6, 13, 0), r_restore_612,
+	  SRC_612 "mm/workingset.c lru_gen_refault(), lru_gen_test_recent()", false },
+	{ "vmstat:workingset_activate_*", KV(6, 12, 0), KV(6, 13, 0), r_activate_612,
+	  SRC_612 "mm/workingset.c lru_gen_refault(), workingset_refault()", false },
+	{ "memory.stat:workingset_activate_*", KV(6, 12, 0), KV(6, 13, 0), r_activate_612,
+	  SRC_612 "mm/workingset.c lru_gen_refault(), workingset_refault()", false },
+	{ "vmstat:pgscan_kswapd", KV(6, 12, 0), KV(6, 13, 0), r_pgscan,
+	  SRC_612 "mm/vmscan.c scan_folios(), shrink_inactive_list()", false },
+	{ "vmstat:pgscan_direct", KV(6, 12, 0), KV(6, 13, 0), r_pgscan,
+	  SRC_612 "mm/vmscan.c scan_folios(), shrink_inactive_list()", false },
+	{ "vmstat:pgscan_anon", KV(6, 12, 0), KV(6, 13, 0), r_pgscan,
+	  SRC_612 "mm/vmscan.c scan_folios(), shrink_inactive_list()", false },
+	{ "vmstat:pgscan_file", KV(6, 12, 0), KV(6, 13, 0), r_pgscan,
+	  SRC_612 "mm/vmscan.c scan_folios(), shrink_inactive_list()", false },
+	{ "memory.stat:pgscan", KV(6, 12, 0), KV(6, 13, 0), r_pgscan,
+	  SRC_612 "mm/vmscan.c scan_folios(), shrink_inactive_list()", false },
+	{ "memory.stat:pgscan_kswapd", KV(6, 12, 0), KV(6, 13, 0), r_pgscan,
+	  SRC_612 "mm/vmscan.c scan_folios(), shrink_inactive_list()", false },
+	{ "memory.stat:pgscan_direct", KV(6, 12, 0), KV(6, 13, 0), r_pgscan,
+	  SRC_612 "mm/vmscan.c scan_folios(), shrink_inactive_list()", false },
+	{ "memory.stat:pgscan_anon", KV(6, 12, 0), KV(6, 13, 0), r_pgscan,
+	  SRC_612 "mm/vmscan.c scan_folios(), shrink_inactive_list()", false },
+	{ "memory.stat:pgscan_file", KV(6, 12, 0), KV(6, 13, 0), r_pgscan,
+	  SRC_612 "mm/vmscan.c scan_folios(), shrink_inactive_list()", false },
+	{ "vmstat:pgrefill", KV(6, 12, 0), KV(6, 13, 0), r_pgrefill,
+	  SRC_612 "mm/vmscan.c shrink_active_list(), scan_folios()", false },
+	{ "memory.stat:pgrefill", KV(6, 12, 0), KV(6, 13, 0), r_pgrefill,
+	  SRC_612 "mm/vmscan.c shrink_active_list(), scan_folios()", false },
+	{ "vmstat:nr_active_*", KV(6, 12, 0), KV(6, 13, 0), r_active_size,
+	  SRC_612 "include/linux/mm_inline.h lru_gen_is_active()", false },
+	{ "vmstat:nr_inactive_*", KV(6, 12, 0), KV(6, 13, 0), r_active_size,
+	  SRC_612 "include/linux/mm_inline.h lru_gen_is_active()", false },
+	{ "vmstat:nr_zone_active_*", KV(6, 12, 0), KV(6, 13, 0), r_active_size,
+	  SRC_612 "include/linux/mm_inline.h lru_gen_is_active()", false },
+	{ "vmstat:nr_zone_inactive_*", KV(6, 12, 0), KV(6, 13, 0), r_active_size,
+	  SRC_612 "include/linux/mm_inline.h lru_gen_is_active()", false },
+	{ "memory.stat:active_*", KV(6, 12, 0), KV(6, 13, 0), r_active_size,
+	  SRC_612 "include/linux/mm_inline.h lru_gen_is_active()", false },
+	{ "memory.stat:inactive_*", KV(6, 12, 0), KV(6, 13, 0), r_active_size,
+	  SRC_612 "include/linux/mm_inline.h lru_gen_is_active()", false },
 };
+
+static const char r_unknown[] =
+	"not known to be comparable: the kernel is outside every range this metric's meaning under "
+	"both LRUs was read for (harness/metrics.c comparability_table[]); no verdict";
+
+/*
+ * The reason and its source in one static text, built once and shared by the
+ * rows with the same reason and source (compare lists a reason once, by pointer).
+ */
+static const char *row_text(size_t i)
+{
+	static char *text[ARRAY_SIZE(comparability_table)];
+	const struct comparability *c = &comparability_table[i];
+	size_t first = i;
+
+	for (size_t j = 0; j < i; j++)
+		if (comparability_table[j].reason == c->reason &&
+		    !strcmp(comparability_table[j].source, c->source)) {
+			first = j;
+			break;
+		}
+	if (!text[first])
+		text[first] = xasprintf("%s [source: %s]", c->reason, c->source);
+	return text[first];
+}
 
 bool metric__comparable(const char *name, const char *kernel_release, const char **ret_reason)
 {
 	struct kernel_version v;
 	bool known = kernel_release && kernel_version_parse(kernel_release, &v) == 0;
+	bool listed = false;
 
 	if (!name)
 		return true;
@@ -435,12 +556,17 @@ bool metric__comparable(const char *name, const char *kernel_release, const char
 
 		if (match(c->pattern, name) < 0)
 			continue;
-		/* an unknown kernel could be any: assume the worst */
-		if (known && !kv_in_range(v, c->from, c->until))
+		listed = true;
+		if (!known || !kv_in_range(v, c->from, c->until))
 			continue;
+		if (c->same)
+			return true;
 		if (ret_reason)
-			*ret_reason = c->reason;
+			*ret_reason = row_text(i);
 		return false;
 	}
-	return true;
+	/* a metric whose meaning depends on the LRU, on a kernel no row covers */
+	if (listed && ret_reason)
+		*ret_reason = r_unknown;
+	return !listed;
 }

@@ -187,8 +187,7 @@ static void comparable(const char *name, const char *kernel)
 
 static void test_comparable_61(void **state)
 {
-	static const char *const kernels[] = { "6.1.0-57-cloud-amd64", "6.1.192", "6.1.0",
-					       "6.6.13" };
+	static const char *const kernels[] = { "6.1.0-57-cloud-amd64", "6.1.192", "6.1.0" };
 
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(kernels); i++) {
@@ -232,18 +231,52 @@ static void test_comparable_61(void **state)
 	}
 }
 
+static void test_comparable_612(void **state)
+{
+	static const char *const kernels[] = { "6.12.118+deb12-cloud-amd64", "6.12.118", "6.12" };
+	const char *reason = NULL;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(kernels); i++) {
+		const char *k = kernels[i];
+
+		/* 6.12 counts every MGLRU refault (6.1 undercounted): comparable */
+		comparable("vmstat:workingset_refault_anon", k);
+		comparable("memory.stat:workingset_refault_file", k);
+		not_comparable("vmstat:workingset_activate_file", k, "lru_gen_test_recent()");
+		not_comparable("vmstat:workingset_restore_anon", k, "min_seq");
+		not_comparable("vmstat:pgscan_kswapd", k, "6.12.118) mm/vmscan.c scan_folios()");
+		not_comparable("memory.stat:pgrefill", k, "linux-source-6.12");
+		not_comparable("memory.stat:active_file", k, "lru_gen_is_active()");
+		/* not read for 6.12: not known */
+		not_comparable("vmstat:pgactivate", k, "not known to be comparable");
+		comparable("vmstat:pgmajfault", k);
+	}
+	assert_false(metric__comparable("vmstat:pgscan_anon", "6.12.118+deb12-cloud-amd64", &reason));
+	assert_null(strstr(reason, "6.1.192"));
+}
+
 static void test_comparable_other_kernels(void **state)
 {
+	static const char *const kernels[] = { "5.15.0-91-generic", "6.0.19", "6.6.13", "7.3.1",
+					       "6.2", NULL, "garbage" };
+	const char *reason = NULL;
+
 	(void)state;
-	/* before 6.1 there is no MGLRU: nothing to tell apart */
-	comparable("vmstat:workingset_refault_anon", "5.15.0-91-generic");
-	comparable("vmstat:pgscan_kswapd", "6.0.19");
-	/* an unknown kernel could be a 6.1: assume the worst */
-	not_comparable("vmstat:pgscan_kswapd", NULL, "pgrefill");
-	not_comparable("vmstat:pgscan_kswapd", "garbage", "pgrefill");
-	comparable("vmstat:pgmajfault", "garbage");
+	/* outside every range: "not known", no verdict, for metrics that depend on the LRU */
+	for (size_t i = 0; i < ARRAY_SIZE(kernels); i++) {
+		not_comparable("vmstat:pgscan_kswapd", kernels[i], "not known to be comparable");
+		not_comparable("vmstat:workingset_refault_anon", kernels[i], "no verdict");
+		comparable("vmstat:pgmajfault", kernels[i]);
+	}
 	assert_true(metric__comparable("vmstat:pgmajfault", "6.1.0", NULL));
 	assert_false(metric__comparable("vmstat:pgscan_anon", "6.1.0", NULL));
+	/* a known row names its source, and the text is stable for compare's dedup */
+	assert_false(metric__comparable("vmstat:pgscan_anon", "6.1.0-57-cloud-amd64", &reason));
+	assert_non_null(strstr(reason, "[source: linux-source-6.1 (6.1.192) mm/vmscan.c scan_folios()"));
+	const char *again = NULL;
+	assert_false(metric__comparable("vmstat:pgscan_file", "6.1.192", &again));
+	assert_ptr_equal(reason, again);
 }
 
 int main(void)
@@ -256,6 +289,7 @@ int main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_kernel_version),
 		cmocka_unit_test(test_comparable_61),
+		cmocka_unit_test(test_comparable_612),
 		cmocka_unit_test(test_comparable_other_kernels),
 	};
 

@@ -65,6 +65,11 @@ static const struct run_spec runs[] = {
 	{ "cand", 3, RUN_FAILED_WORKLOAD, 0, 0, 0, false },
 };
 
+/* every run's guest.kernel_release; tests of other kernels set it */
+static const char *fixture_release = "6.1.0-57-cloud-amd64";
+static const char *variant_kernel = "6.1 k";
+static bool with_pgscan; /* also sample vmstat:pgscan_anon */
+
 static char *build_db(void)
 {
 	char *path = xasprintf("%s/c.db", tmpdir);
@@ -84,14 +89,14 @@ static char *build_db(void)
 					 "memcg = m\nsize = 2x\n"),
 			 0);
 	for (int i = 0; i < 3; i++)
-		assert_int_equal(store__variant_add(st, names[i], "6.1 k", lrus[i], "", &vid[i]),
+		assert_int_equal(store__variant_add(st, names[i], variant_kernel, lrus[i], "", &vid[i]),
 				 0);
 	for (size_t i = 0; i < ARRAY_SIZE(runs); i++) {
 		const struct run_spec *r = &runs[i];
 		int v = r->variant[0] == 'b' ? 0 : r->variant[0] == 'c' ? 1 : 2;
 
 		assert_int_equal(store__run_add(st, vid[v], r->rep, (int)i, 1, &run), 0);
-		store__run_prov(st, run, "guest.kernel_release", "6.1.0-57-cloud-amd64");
+		store__run_prov(st, run, "guest.kernel_release", fixture_release);
 		assert_int_equal(
 			store__result(st, run, "w", "throughput", r->tput, "ops/s", "higher"), 0);
 		assert_int_equal(store__result(st, run, "w", "lat_p99", r->lat, "ns", "lower"), 0);
@@ -104,6 +109,10 @@ static char *build_db(void)
 						      "vmstat:workingset_refault_anon", "-",
 						      seq ? 5000 + r->refault : 5000),
 					 0);
+			if (with_pgscan)
+				assert_int_equal(store__value(st, run, seq, "vmstat:pgscan_anon", "-",
+							      seq ? 900 + r->refault : 900),
+						 0);
 			assert_int_equal(store__sample_end(st, run, seq, true), 0);
 		}
 		assert_int_equal(store__run_finish(st, run, r->status, NULL, 1), 0);
@@ -631,6 +640,63 @@ static void test_kernel_lru_grid(void **state)
 	}
 }
 
+/* compare on a 6.12 campaign and on an unknown 7.3: the reasons of that kernel's range */
+static void test_other_kernel_compare(void **state)
+{
+	struct verdict_opts o = VERDICT_OPTS_DEFAULT;
+	struct analysis *an = NULL;
+	struct store *st = NULL;
+	_cleanup_free_ char *path = NULL;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	_cleanup_free_ char *keep = xasprintf("%s/c.db", tmpdir);
+	_cleanup_free_ char *kept = xasprintf("%s/c-6.1.db", tmpdir);
+	assert_int_equal(rename(keep, kept), 0);
+	fixture_release = variant_kernel = "6.12.118+deb12-cloud-amd64";
+	with_pgscan = true;
+	path = build_db();
+	with_pgscan = false;
+	assert_int_equal(store__open(path, &st), 0);
+	assert_int_equal(analysis__run(st, NULL, &o, &an), 0);
+	/* 6.12 counts every MGLRU refault: a verdict, not n/c */
+	assert_int_not_equal(find(an, "vmstat:workingset_refault_anon", "cand")->verdict,
+			     VERDICT_NOT_COMPARABLE);
+	assert_int_equal(find(an, "vmstat:pgscan_anon", "cand")->verdict, VERDICT_NOT_COMPARABLE);
+	analysis__free(an);
+	assert_non_null(f = open_memstream(&out, &len));
+	assert_int_equal(compare_print(st, f, NULL, false) >= 0, 1);
+	fclose(f);
+	assert_non_null(strstr(out, "[source: linux-source-6.12 (6.12.118) mm/vmscan.c scan_folios()"));
+	assert_null(strstr(out, "6.1.192"));
+	free(out);
+	out = NULL;
+	store__close(st);
+	unlink(path);
+	free(path);
+
+	fixture_release = variant_kernel = "7.3.1";
+	path = build_db();
+	assert_int_equal(store__open(path, &st), 0);
+	assert_int_equal(analysis__run(st, NULL, &o, &an), 0);
+	assert_int_equal(find(an, "vmstat:workingset_refault_anon", "cand")->verdict,
+			 VERDICT_NOT_COMPARABLE);
+	analysis__free(an);
+	assert_non_null(f = open_memstream(&out, &len));
+	assert_int_equal(compare_print(st, f, NULL, false) >= 0, 1);
+	fclose(f);
+	assert_non_null(strstr(out, "n/c = not comparable across classic LRU and MGLRU on 7.3.1"));
+	assert_non_null(strstr(out, "not known to be comparable"));
+	free(out);
+	store__close(st);
+	unlink(path);
+	fixture_release = "6.1.0-57-cloud-amd64";
+	variant_kernel = "6.1 k";
+	assert_int_equal(rename(kept, keep), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -638,6 +704,7 @@ int main(void)
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_incomplete),
 		cmocka_unit_test(test_kernel_lru_grid),
+		cmocka_unit_test(test_other_kernel_compare),
 		cmocka_unit_test(test_reports),
 		cmocka_unit_test(test_noise),
 		cmocka_unit_test(test_balance_sweep),
