@@ -22,7 +22,7 @@ CPPFLAGS += -DLRUBENCH_VERSION='"$(VERSION)"'
 HOST_SRCS := $(wildcard harness/*.c) workloads/catalogue.c harness/common/util.c
 HOST_OBJS := $(HOST_SRCS:%.c=$(BUILD)/host/%.o)
 HOST_LIB_OBJS := $(filter-out $(BUILD)/host/harness/lrubench.o,$(HOST_OBJS))
-HOST_LDLIBS := -lsqlite3 -lcrypto -lgsl -lgslcblas -lm
+HOST_LDLIBS := -lsqlite3 -lcrypto -lgsl -lgslcblas -lm -llzma -lzstd -lz
 
 # Guest side: static binaries, so the initramfs needs no libraries.
 LIBPERF    := $(BUILD)/libperf

@@ -132,8 +132,9 @@ static int kernels_resolve(struct campaign *c)
 		c->variant_kernel[i] = j;
 		if (j < c->nkernels)
 			continue;
-		if (!strcmp(spec, "debian")) {
-			r = kernel__debian_default(c->o->kernel_cache, &image, &err);
+		if (kernel__debian_spec_series(spec)) {
+			r = kernel__debian(c->o->kernel_cache, kernel__debian_spec_series(spec),
+					   &image, &err);
 			if (r < 0) {
 				log_err("embedded default kernel: %s", err);
 				return r;
@@ -161,7 +162,7 @@ static int kernels_resolve(struct campaign *c)
 			log_err("variant %s: %s", v->name, err);
 			return r;
 		}
-		if (!strcmp(spec, "debian")) {
+		if (kernel__debian_spec_series(spec)) {
 			_cleanup_free_ char *src = NULL, *srcfile = NULL, *d = xstrdup(image);
 
 			srcfile = xasprintf("%s/../source", dirname(d));

@@ -100,12 +100,13 @@ static int kernel_fetch(int argc, char **argv)
 {
 	_cleanup_free_ char *image = NULL, *err = NULL;
 
-	(void)argv;
-	if (argc != 1) {
-		fprintf(stderr, "usage: lrubench kernel fetch\n");
+	const char *series = argc == 2 ? kernel__debian_spec_series(argv[1]) : "6.1";
+
+	if (argc > 2 || !series) {
+		fprintf(stderr, "usage: lrubench kernel fetch [debian|debian-6.1|debian-6.12]\n");
 		return 2;
 	}
-	if (kernel__debian_default(path_kernel_cache(), &image, &err) < 0) {
+	if (kernel__debian(path_kernel_cache(), series, &image, &err) < 0) {
 		log_err("%s", err);
 		return 2;
 	}
@@ -304,7 +305,7 @@ static const struct {
 	{ "build", kernel_build, "build RECIPE [--jobs N] [--force] [--no-ccache]" },
 	{ "list", kernel_list, "list" },
 	{ "check", kernel_check, "check RECIPE|BUILD_DIR|BZIMAGE [CONFIG]" },
-	{ "fetch", kernel_fetch, "fetch" },
+	{ "fetch", kernel_fetch, "fetch [debian|debian-6.1|debian-6.12]" },
 };
 
 int cmd_kernel(int argc, char **argv)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "image.h"
 #include "kernel.h"
+#include "modz.h"
 #include "spawn.h"
 #include "util.h"
 
@@ -249,13 +250,17 @@ int guest_image__get(const struct kernel *k, const char *bin_dir, const char *ca
 			goto out;
 		}
 		for (size_t i = 0; i < np; i++) {
+			/* Compressed modules go in decompressed: "zram.ko.xz" -> "zram.ko". */
+			int plain = (int)(strlen(paths[i]) - modz_suffix(paths[i]));
+
 			e = xrealloc(e, ne + 1, sizeof(*e));
 			e[ne].src = xasprintf("%s/%s", k->modules_dir, paths[i]);
-			e[ne].dst = xasprintf("lib/modules/%s", paths[i]);
+			e[ne].dst = xasprintf("lib/modules/%.*s", plain, paths[i]);
 			e[ne].mode = 0644;
 			ne++;
 			img->modules = xrealloc(img->modules, img->nmodules + 1, sizeof(char *));
-			img->modules[img->nmodules++] = xasprintf("/lib/modules/%s", paths[i]);
+			img->modules[img->nmodules++] =
+				xasprintf("/lib/modules/%.*s", plain, paths[i]);
 			free(paths[i]);
 		}
 		free(paths);
@@ -294,8 +299,14 @@ int guest_image__get(const struct kernel *k, const char *bin_dir, const char *ca
 		*slash = '\0';
 		r = mkdir_p(dst);
 		*slash = '/';
-		if (r == 0)
+		if (r == 0 && modz_suffix(e[i].src)) {
+			/* The cache key holds the compressed file's hash: same content, same image. */
+			r = modz_decompress(e[i].src, dst, e[i].mode, ret_err);
+			if (r < 0)
+				goto out;
+		} else if (r == 0) {
 			r = copy_file(e[i].src, dst, e[i].mode);
+		}
 		if (r < 0) {
 			*ret_err = xasprintf("copy %s -> %s: %s", e[i].src, dst, strerror(-r));
 			goto out;

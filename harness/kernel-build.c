@@ -55,7 +55,7 @@ enum kernel_spec_kind kernel_spec_kind(const char *spec)
 {
 	if (!spec || !*spec)
 		return KERNEL_SPEC_BAD;
-	if (!strcmp(spec, "debian"))
+	if (kernel__debian_spec_series(spec))
 		return KERNEL_SPEC_DEBIAN;
 	if (ends_with(spec, ".ini") && strlen(spec) > 4)
 		return KERNEL_SPEC_RECIPE;

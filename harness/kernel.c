@@ -336,8 +336,8 @@ static int run_tool(const char *const argv[], const char *cwd, char **ret_out, c
 	return 0;
 }
 
-/* The newest cached debian-* kernel, for offline use. */
-static char *newest_cached(const char *cache_dir)
+/* The newest cached kernel of the series (prefix "debian-6.1."), for offline use. */
+static char *newest_cached(const char *cache_dir, const char *prefix)
 {
 	DIR *d = opendir(cache_dir);
 	struct dirent *e;
@@ -348,7 +348,7 @@ static char *newest_cached(const char *cache_dir)
 	while ((e = readdir(d))) {
 		char *marker;
 
-		if (strncmp(e->d_name, "debian-", 7))
+		if (strncmp(e->d_name, prefix, strlen(prefix)))
 			continue;
 		marker = xasprintf("%s/%s/complete", cache_dir, e->d_name);
 		if (file_exists(marker) && (!best || strverscmp(e->d_name, best) > 0)) {
@@ -361,32 +361,106 @@ static char *newest_cached(const char *cache_dir)
 	return best;
 }
 
+/* Debian 12's cloud kernel series: "6.1" through its meta package, the others
+ * (bookworm-backports/updates) by the newest unsigned image package's name. */
+static const struct {
+	const char *series;
+	const char *meta;     /* resolved by apt-cache depends, or NULL */
+	const char *suffix;   /* linux-image-SERIES.*SUFFIX from apt-cache pkgnames */
+} debian_series[] = {
+	{ "6.1", "linux-image-cloud-amd64", NULL },
+	{ "6.12", NULL, "+deb12-cloud-amd64-unsigned" },
+};
+
+bool kernel__debian_series_known(const char *series)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(debian_series); i++)
+		if (!strcmp(debian_series[i].series, series))
+			return true;
+	return false;
+}
+
+/* The newest linux-image-SERIES.*SUFFIX package, without "-unsigned". */
+static char *newest_pkg(const char *series, const char *suffix, char **ret_err)
+{
+	_cleanup_free_ char *prefix = xasprintf("linux-image-%s.", series);
+	_cleanup_free_ char *out = NULL;
+	const char *argv[] = { "apt-cache", "pkgnames", prefix, NULL };
+	char *best = NULL, *line, *save = NULL;
+	size_t sl = strlen(suffix);
+
+	if (run_tool(argv, NULL, &out, ret_err) != 0 || !out)
+		return NULL;
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		size_t n = strlen(line);
+
+		if (n <= sl || strcmp(line + n - sl, suffix))
+			continue;
+		if (!best || strverscmp(line, best) > 0) {
+			free(best);
+			best = xstrdup(line);
+		}
+	}
+	if (best)
+		best[strlen(best) - strlen("-unsigned")] = '\0';
+	return best;
+}
+
+const char *kernel__debian_spec_series(const char *spec)
+{
+	if (!strcmp(spec, "debian"))
+		return "6.1";
+	if (!strncmp(spec, "debian-", 7) && kernel__debian_series_known(spec + 7))
+		return spec + 7;
+	return NULL;
+}
+
 int kernel__debian_default(const char *cache_dir, char **ret_image, char **ret_err)
 {
-	const char *meta = "linux-image-cloud-amd64";
+	return kernel__debian(cache_dir, "6.1", ret_image, ret_err);
+}
+
+int kernel__debian(const char *cache_dir, const char *series, char **ret_image, char **ret_err)
+{
+	const char *meta = NULL, *suffix = NULL;
 	_cleanup_free_ char *deps = NULL, *abi_pkg = NULL, *dir = NULL, *tmp = NULL;
 	_cleanup_free_ char *err = NULL, *name = NULL, *marker = NULL, *pkg = NULL;
+	_cleanup_free_ char *cprefix = xasprintf("debian-%s.", series);
 	const char *p, *release;
-	int r;
+	size_t si;
+	int r = 0;
 
+	for (si = 0; si < ARRAY_SIZE(debian_series); si++)
+		if (!strcmp(debian_series[si].series, series))
+			break;
+	if (si == ARRAY_SIZE(debian_series)) {
+		*ret_err = xasprintf("unknown Debian kernel series '%s' (known: 6.1, 6.12)", series);
+		return -EINVAL;
+	}
+	meta = debian_series[si].meta;
+	suffix = debian_series[si].suffix;
 	r = mkdir_p(cache_dir);
 	if (r < 0) {
 		*ret_err = xasprintf("kernel cache %s: %s", cache_dir, strerror(-r));
 		return r;
 	}
-	{
+	if (meta) {
 		const char *argv[] = { "apt-cache", "depends", meta, NULL };
 
 		r = run_tool(argv, NULL, &deps, &err);
-	}
-	p = deps ? strstr(deps, "Depends: linux-image-") : NULL;
-	if (r == 0 && p) {
-		p += strlen("Depends: ");
-		abi_pkg = strndup(p, strcspn(p, " \n"));
+		p = deps ? strstr(deps, "Depends: linux-image-") : NULL;
+		if (r == 0 && p) {
+			p += strlen("Depends: ");
+			abi_pkg = strndup(p, strcspn(p, " \n"));
+		}
+	} else {
+		abi_pkg = newest_pkg(series, suffix, &err);
 	}
 	if (!abi_pkg) {
 		/* No apt metadata (offline, no apt-get update): use what is cached. */
-		name = newest_cached(cache_dir);
+		if (!meta)
+			meta = "linux-image-6.12.*+deb12-cloud-amd64-unsigned";
+		name = newest_cached(cache_dir, cprefix);
 		if (!name) {
 			*ret_err = xasprintf("cannot resolve %s (%s) and no kernel is cached in %s; "
 					     "run 'apt-get update'",

@@ -50,6 +50,17 @@ int kernel__check(const struct kernel *k, char **ret_missing);
  */
 int kernel__debian_default(const char *cache_dir, char **ret_image, char **ret_err);
 
+/*
+ * The same for a series: "6.1" (kernel = debian, debian-6.1) or "6.12"
+ * (kernel = debian-6.12: the newest linux-image-6.12.*+deb12-cloud-amd64).
+ * Each series is cached apart; offline, the newest cached one of the series.
+ */
+int kernel__debian(const char *cache_dir, const char *series, char **ret_image, char **ret_err);
+bool kernel__debian_series_known(const char *series);
+
+/* "debian" -> "6.1", "debian-6.12" -> "6.12"; NULL if spec is no Debian kernel. */
+const char *kernel__debian_spec_series(const char *spec);
+
 /* sha256 of a file as lowercase hex. */
 int sha256_file(const char *path, char out[65]);
 void sha256_buf(const void *buf, size_t len, char out[65]);

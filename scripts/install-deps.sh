@@ -13,6 +13,7 @@ pkgs=(
 	libcgroup-dev			# memcgs in the guest agent (static)
 	libsqlite3-dev sqlite3		# the store
 	libgsl-dev			# statistics
+	liblzma-dev libzstd-dev zlib1g-dev	# compressed kernel modules (.ko.xz .ko.zst .ko.gz)
 	gnuplot-nox			# plots
 	libcmocka-dev			# unit tests
 	fio sysbench			# workloads

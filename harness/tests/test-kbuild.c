@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "kernel-build.h"
+#include "kernel.h"
 #include "spawn.h"
 #include "util.h"
 
@@ -216,6 +217,12 @@ static void test_kernel_spec(void **state)
 
 	(void)state;
 	assert_int_equal(kernel_spec_kind("debian"), KERNEL_SPEC_DEBIAN);
+	assert_int_equal(kernel_spec_kind("debian-6.1"), KERNEL_SPEC_DEBIAN);
+	assert_int_equal(kernel_spec_kind("debian-6.12"), KERNEL_SPEC_DEBIAN);
+	/* An unknown series is a recipe name, not a Debian kernel. */
+	assert_int_equal(kernel_spec_kind("debian-9.9"), KERNEL_SPEC_RECIPE);
+	assert_string_equal(kernel__debian_spec_series("debian"), "6.1");
+	assert_string_equal(kernel__debian_spec_series("debian-6.12"), "6.12");
 	assert_int_equal(kernel_spec_kind("minimal"), KERNEL_SPEC_RECIPE);
 	assert_int_equal(kernel_spec_kind("my.kernel-2"), KERNEL_SPEC_RECIPE);
 	assert_int_equal(kernel_spec_kind("../r/x.ini"), KERNEL_SPEC_RECIPE);
