@@ -9,18 +9,18 @@
 
 static const struct claim claims[] = {
 	{ "C1", "MGLRU under-reclaims anon: anon stays in the youngest generations while file is reclaimed",
-	  "c1.ini, quick.ini (mix)", { "memory.stat:pgsteal_anon", "vmstat:pgsteal_anon", NULL }, -1,
+	  "c1.ini, quick.ini (mix)", { "mix:anon_steal_pct", "memory.stat:pgsteal_anon", "vmstat:pgsteal_anon", NULL }, -1,
 	  CLAIM_DIRECTION, "generations.svg" },
 	{ "C2", "swappiness does not fix the anon/file imbalance under MGLRU", "c2.ini",
-	  { "memory.stat:pgsteal_anon", "vmstat:pswpout", NULL }, -1, CLAIM_DIRECTION, "balance.svg" },
+	  { "mix:anon_steal_pct", NULL }, -1, CLAIM_DIRECTION, "balance.svg" },
 	{ "C3", "MGLRU over-reclaims from a memcg (memory.reclaim, memory.high steps)", "c3.ini",
-	  { "memory.stat:pgsteal", "vmstat:pgsteal_direct", NULL }, +1, CLAIM_DIRECTION, "bars.svg" },
+	  { "pr:over_reclaim_pct", "pr:reclaim_ratio", "pr:high_ratio", NULL }, +1, CLAIM_DIRECTION, "bars.svg" },
 	{ "C4", "MGLRU costs more CPU on small devices with little reclaimable memory", "c4.ini",
-	  { "kswapd:cpu_ns", NULL }, +1, CLAIM_DIRECTION, "bars.svg" },
+	  { "low:kswapd_ns_per_page", "low:reclaim_ns_per_page", "kswapd:cpu_ns", NULL }, +1, CLAIM_DIRECTION, "bars.svg" },
 	{ "C5", "MGLRU has no notion of foreground apps: foreground major faults grow", "c5.ini",
-	  { "memory.stat:pgmajfault", NULL }, +1, CLAIM_DIRECTION, "timeseries.svg" },
+	  { "apps:switch_p90", "apps:fg_majflt", "apps:retouch_majflt", NULL }, +1, CLAIM_DIRECTION, "timeseries.svg" },
 	{ "C6", "readahead/fault-around pages in the youngest generation evict the hot set", "c6.ini",
-	  { "vmstat:pgmajfault", NULL }, +1, CLAIM_DIRECTION, "bars.svg" },
+	  { "scan:hot_majflt", "stride:majflt_warm", NULL }, +1, CLAIM_DIRECTION, "bars.svg" },
 	{ "C7", "MGLRU regresses some workloads and improves others", "full.ini (every workload)",
 	  { NULL }, 0, CLAIM_MIXED, "heatmap.svg" },
 	{ "C8", "metrics differ between the two LRUs (not comparable)", "any plan", { NULL }, 0,
@@ -66,10 +66,11 @@ static int orientation(const struct dataset *ds, size_t cand)
 	return b == c ? 0 : b ? +1 : -1;
 }
 
-static bool is_signal(const struct claim *c, const char *metric)
+/* A signal names a row's metric ("kswapd:cpu_ns") or label ("mix:anon_steal_pct"). */
+static bool is_signal(const struct claim *c, const struct ds_row *row)
 {
 	for (size_t i = 0; i < CLAIM_MAX_SIGNALS && c->signals[i]; i++)
-		if (!strcmp(c->signals[i], metric))
+		if (!strcmp(c->signals[i], row->metric) || !strcmp(c->signals[i], row->label))
 			return true;
 	return false;
 }
@@ -103,7 +104,7 @@ static void decide_direction(const struct claim *c, const struct analysis *an,
 		const struct ds_row *row = &ds->rows[cmp->row];
 		int o = orientation(ds, cmp->cand);
 
-		if (!o || !is_signal(c, row->metric) || cmp->pairs < VERDICT_MIN_BLOCKS ||
+		if (!o || !is_signal(c, row) || cmp->pairs < VERDICT_MIN_BLOCKS ||
 		    isnan(cmp->ci_lo) || isnan(cmp->ci_hi))
 			continue;
 		double lo = o > 0 ? cmp->ci_lo : -cmp->ci_hi, hi = o > 0 ? cmp->ci_hi : -cmp->ci_lo;
