@@ -45,7 +45,7 @@ struct claim {
 	const char *signals[CLAIM_MAX_SIGNALS]; /* metric names, NULL-terminated */
 	int direction;	      /* CLAIM_DIRECTION: -1 MGLRU lower, +1 higher */
 	enum claim_rule rule;
-	const char *plot;     /* the key plot's file name in a report */
+	const char *plot;     /* the key plot: the first of a report's plots whose name holds this */
 };
 
 struct claim_result {
