@@ -107,6 +107,9 @@ static void decide_direction(const struct claim *c, const struct analysis *an,
 		if (!o || !is_signal(c, row) || cmp->pairs < VERDICT_MIN_BLOCKS ||
 		    isnan(cmp->ci_lo) || isnan(cmp->ci_hi))
 			continue;
+		/* zero on both sides (kswapd never ran): the signal was not exercised */
+		if (cmp->base.max == 0 && cmp->cur.max == 0 && cmp->base.min == 0 && cmp->cur.min == 0)
+			continue;
 		double lo = o > 0 ? cmp->ci_lo : -cmp->ci_hi, hi = o > 0 ? cmp->ci_hi : -cmp->ci_lo;
 		if ((c->direction < 0 && hi < -m) || (c->direction > 0 && lo > m)) {
 			set(r, CLAIM_SUPPORTED, cmp, o, row->label);

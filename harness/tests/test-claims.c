@@ -41,6 +41,8 @@ static void fx_init(struct fx *f, const char *base_lru, const char *cand_lru)
 		f->rows[i].label = f->rows[i].metric = (char *)metrics[i];
 		f->rows[i].family = (char *)fams[i];
 		f->c[i] = (struct comparison){ .row = i, .cand = 1, .pairs = 4, .change = NAN,
+					       .base = { .n = 4, .mean = 10, .min = 9, .max = 11 },
+					       .cur = { .n = 4, .mean = 10, .min = 9, .max = 11 },
 					       .ci_lo = NAN, .ci_hi = NAN,
 					       .verdict = VERDICT_NO_DATA };
 	}
@@ -140,6 +142,11 @@ static void test_c4(void **state)
 	assert_int_equal(decide(&f, "C4", &r), CLAIM_CONTRADICTED);
 	plant(&f, 1, -0.4, 0.4);
 	assert_int_equal(decide(&f, "C4", &r), CLAIM_INCONCLUSIVE);
+	/* kswapd never ran on either side: not evidence of "no effect" */
+	plant(&f, 1, 0, 0);
+	f.c[1].base = f.c[1].cur = (struct stats_summary){ .n = 4 };
+	assert_int_equal(decide(&f, "C4", &r), CLAIM_INCONCLUSIVE);
+	assert_non_null(strstr(r.why, "c4.ini"));
 }
 
 /* C7 from per-workload key verdicts; C8 from the comparability marks. */

@@ -277,6 +277,8 @@ static void test_reports(void **state)
 	assert_non_null(strstr(md, "## Claims"));
 	assert_true(strstr(md, "## Claims") < strstr(md, "## Verdicts"));
 	assert_non_null(strstr(md, "| C8: "));
+	assert_non_null(strstr(h, "<section id=\"claims\">"));
+	assert_true(strstr(h, "id=\"claims\"") < strstr(h, "id=\"verdicts\""));
 	assert_true(strstr(md, "## Verdicts") < strstr(md, "## Comparison"));
 	assert_non_null(strstr(md, "REGRESSION"));
 	if (!have("xmllint")) {
