@@ -43,7 +43,7 @@ TEST_LIB_OBJS := $(HOST_LIB_OBJS:$(BUILD)/host/%=$(BUILD)/san/%) \
 	$(filter-out %/util.o,$(WL_LIB_OBJS:$(BUILD)/guest/%=$(BUILD)/san/%)) \
 	$(BUILD)/san/harness/guest/procfs-parse.o $(BUILD)/san/harness/guest/agent-conf.o
 
-.PHONY: all deps run check unit integration bench clean fuzz fuzz-build
+.PHONY: all deps run check unit integration bench clean fuzz fuzz-build claims
 # Objects are not intermediates to delete: keep them for incremental builds.
 .SECONDARY:
 all: $(BUILD)/lrubench $(AGENT) $(WL_BINS) $(BUILD)/tools/extract-ikconfig
@@ -104,6 +104,18 @@ run: deps all
 	@rc=0; $(BUILD)/lrubench run $(PLAN) || rc=$$?; \
 	if [ $$rc -eq 1 ]; then echo "make run: a key metric regressed (lrubench exit 1): the verdicts above"; rc=0; fi; \
 	exit $$rc
+
+# The claims scoreboard: the documented sequence of plans c1..c6 (one
+# database each, CLAIMS_REPS blocks), then lrubench claims over all of them.
+# Exit 1 of a run (a key regression) is an answer, not a failure.
+CLAIMS_REPS ?= 2
+CLAIMS_PLANS ?= c1 c2 c3 c4 c5 c6
+CLAIMS_DIR ?= results/claims-$(shell date +%Y%m%d-%H%M%S)
+claims: deps all
+	@mkdir -p $(CLAIMS_DIR); set -e; for p in $(CLAIMS_PLANS); do \
+	  rc=0; nice $(BUILD)/lrubench run workloads/plans/$$p.ini --reps $(CLAIMS_REPS) \
+	    --db $(CLAIMS_DIR)/$$p.db || rc=$$?; [ $$rc -le 1 ] || exit $$rc; done; \
+	$(BUILD)/lrubench claims $(foreach p,$(CLAIMS_PLANS),$(CLAIMS_DIR)/$(p).db)
 
 unit: deps $(TEST_BINS)
 	@set -e; for t in $(TEST_BINS); do echo "== $$t"; $$t; done

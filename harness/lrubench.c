@@ -15,6 +15,7 @@ static const struct command {
 } commands[] = {
 	{ "run", cmd_run, "run a plan (default: classic vs MGLRU on Debian's kernel)" },
 	{ "compare", cmd_compare, "print the comparison table of a campaign database" },
+	{ "claims", cmd_claims, "the scoreboard of claims C1-C8 over campaign databases" },
 	{ "report", cmd_report, "write reports/<campaign>/ from a campaign database" },
 	{ "noise", cmd_noise, "A/A: a plan's variant against itself; noise floor and MDE" },
 	{ "merge", cmd_merge, "merge shards (or any databases of one plan) into one database" },

@@ -6,6 +6,7 @@
  * is fetched from a network. Every text from the database goes through
  * escape_xml().
  */
+#include "claims.h"
 #include "compare.h"
 #include "escape.h"
 #include "report-priv.h"
@@ -222,6 +223,41 @@ static void verdict_table(FILE *f, const struct report *rp, size_t cand, bool ke
 		fprintf(f, "</td></tr>\n");
 	}
 	fprintf(f, "</tbody></table>\n");
+}
+
+/* The claims scoreboard, each claim linking to its key plot. */
+static void claims_board(FILE *f, const struct report *rp)
+{
+	size_t n;
+	const struct claim *tab = claims__table(&n);
+
+	fprintf(f, "<section id=\"claims\"><h2>Claims</h2>\n<table><thead><tr><th>claim</th>"
+		   "<th>verdict</th><th>deciding numbers</th><th>key plot</th></tr></thead><tbody>\n");
+	for (size_t c = 0; c < n; c++) {
+		struct claim_result r;
+		const char *plot = NULL;
+
+		claims__decide(&tab[c], rp->an, &r);
+		for (size_t i = 0; i < rp->plots.n && !plot; i++)
+			if (strstr(rp->plots.img[i].name, tab[c].plot))
+				plot = rp->plots.img[i].name;
+		fprintf(f, "<tr><td>%s: ", tab[c].id);
+		escape_xml(f, tab[c].sentence);
+		fprintf(f, "</td><td><strong>%s</strong></td><td>", claim_state_name(r.state));
+		escape_xml(f, r.why);
+		fprintf(f, "</td><td>");
+		if (plot) {
+			fprintf(f, "<a href=\"plots/");
+			escape_xml(f, plot);
+			fprintf(f, ".svg\">");
+			escape_xml(f, plot);
+			fprintf(f, "</a>");
+		} else {
+			escape_xml(f, tab[c].plans);
+		}
+		fprintf(f, "</td></tr>\n");
+	}
+	fprintf(f, "</tbody></table></section>\n");
 }
 
 static void verdicts(FILE *f, const struct report *rp)
@@ -509,7 +545,7 @@ int report_html(const struct report *rp, FILE *f)
 	escape_xml(f, rp->version);
 	fprintf(f, ". Kernel ");
 	escape_xml(f, *rp->an->ds->release ? rp->an->ds->release : "unknown");
-	fprintf(f, ".</p>\n<nav><a href=\"#verdicts\">verdicts</a><a href=\"#heatmap\">heatmap</a>"
+	fprintf(f, ".</p>\n<nav><a href=\"#claims\">claims</a><a href=\"#verdicts\">verdicts</a><a href=\"#heatmap\">heatmap</a>"
 		   "<a href=\"#timeseries\">over time</a><a href=\"#generations\">generations</a>"
 		   "<a href=\"#balance\">balance</a><a href=\"#runs\">runs</a>"
 		   "<a href=\"#provenance\">provenance</a></nav>\n");
@@ -521,6 +557,7 @@ int report_html(const struct report *rp, FILE *f)
 		escape_xml(f, rp->plots.first_error);
 		fprintf(f, "</strong></p>\n");
 	}
+	claims_board(f, rp);
 	verdicts(f, rp);
 	fprintf(f, "<section id=\"heatmap\"><h2>Heatmap</h2>\n");
 	figures_of(f, rp, "heatmap", NULL);

@@ -4,6 +4,7 @@
  * and the provenance once, renders the plots, then lets each writer format
  * them; report.md is written here.
  */
+#include "claims.h"
 #include "compare.h"
 #include "report-priv.h"
 #include "store.h"
@@ -143,6 +144,31 @@ static void md_noise(const struct report *rp, FILE *f)
 	fprintf(f, "```\n\n");
 }
 
+/* The claims scoreboard, each claim linking to its key plot. */
+static void md_claims(const struct report *rp, FILE *f)
+{
+	size_t n;
+	const struct claim *tab = claims__table(&n);
+
+	fprintf(f, "## Claims\n\n| claim | verdict | deciding numbers | key plot |\n|---|---|---|---|\n");
+	for (size_t c = 0; c < n; c++) {
+		struct claim_result r;
+		const char *plot = NULL;
+
+		claims__decide(&tab[c], rp->an, &r);
+		for (size_t i = 0; i < rp->plots.n && !plot; i++)
+			if (strstr(rp->plots.img[i].name, tab[c].plot))
+				plot = rp->plots.img[i].name;
+		fprintf(f, "| %s: %s | **%s** | %s | ", tab[c].id, tab[c].sentence,
+			claim_state_name(r.state), r.why);
+		if (plot)
+			fprintf(f, "[%s](plots/%s.svg) |\n", plot, plot);
+		else
+			fprintf(f, "none (%s) |\n", tab[c].plans);
+	}
+	fprintf(f, "\n");
+}
+
 static int write_md(const struct report *rp, const char *path)
 {
 	_cleanup_fclose_ FILE *f = fopen(path, "we");
@@ -153,6 +179,7 @@ static int write_md(const struct report *rp, const char *path)
 	fprintf(f, "# lrubench campaign %s\n\n", rp->campaign);
 	fprintf(f, "Database `%s`; report by lrubench %s (campaign run by %s).\n\n", rp->o->db_path,
 		LRUBENCH_VERSION, rp->version);
+	md_claims(rp, f);
 	fprintf(f, "## Verdicts\n\n```\n");
 	compare__summary(rp->an, f);
 	if (rp->grid)

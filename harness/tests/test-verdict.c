@@ -282,7 +282,12 @@ static void test_reports(void **state)
 	assert_null(strstr(h, "<&>"));
 	mdpath = xasprintf("%s/report.md", dir);
 	assert_int_equal(read_file(mdpath, 1 << 20, &md, NULL), 0);
-	/* the verdict table comes first */
+	/* the claims scoreboard comes first, then the verdict table */
+	assert_non_null(strstr(md, "## Claims"));
+	assert_true(strstr(md, "## Claims") < strstr(md, "## Verdicts"));
+	assert_non_null(strstr(md, "| C8: "));
+	assert_non_null(strstr(h, "<section id=\"claims\">"));
+	assert_true(strstr(h, "id=\"claims\"") < strstr(h, "id=\"verdicts\""));
 	assert_true(strstr(md, "## Verdicts") < strstr(md, "## Comparison"));
 	assert_non_null(strstr(md, "REGRESSION"));
 	if (!have("xmllint")) {

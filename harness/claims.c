@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The claims table and the rules that decide each claim on an analysis. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "claims.h"
+#include "metrics.h"
+
+static const struct claim claims[] = {
+	{ "C1", "MGLRU under-reclaims anon: anon stays in the youngest generations while file is reclaimed",
+	  "c1.ini, quick.ini (mix)", { "mix:anon_steal_pct", "memory.stat:pgsteal_anon", "vmstat:pgsteal_anon", NULL }, -1,
+	  CLAIM_DIRECTION, "generations" },
+	{ "C2", "swappiness does not fix the anon/file imbalance under MGLRU", "c2.ini",
+	  { "mix:anon_steal_pct", NULL }, -1, CLAIM_DIRECTION, "balance" },
+	{ "C3", "MGLRU over-reclaims from a memcg (memory.reclaim, memory.high steps)", "c3.ini",
+	  { "pr:over_reclaim_pct", "pr:reclaim_ratio", "pr:high_ratio", NULL }, +1, CLAIM_DIRECTION, "bars" },
+	{ "C4", "MGLRU costs more CPU on small devices with little reclaimable memory", "c4.ini",
+	  { "low:kswapd_ns_per_page", "low:reclaim_ns_per_page", "kswapd:cpu_ns", NULL }, +1, CLAIM_DIRECTION, "bars" },
+	{ "C5", "MGLRU has no notion of foreground apps: foreground major faults grow", "c5.ini",
+	  { "apps:switch_p90", "apps:fg_majflt", "apps:retouch_majflt", NULL }, +1, CLAIM_DIRECTION, "timeseries" },
+	{ "C6", "readahead/fault-around pages in the youngest generation evict the hot set", "c6.ini",
+	  { "scan:hot_majflt", "stride:majflt_warm", NULL }, +1, CLAIM_DIRECTION, "bars" },
+	{ "C7", "MGLRU regresses some workloads and improves others", "full.ini (every workload)",
+	  { NULL }, 0, CLAIM_MIXED, "heatmap" },
+	{ "C8", "metrics differ between the two LRUs (not comparable)", "any plan", { NULL }, 0,
+	  CLAIM_COMPARABILITY, "bars" },
+};
+
+const struct claim *claims__table(size_t *ret_n)
+{
+	*ret_n = sizeof(claims) / sizeof(claims[0]);
+	return claims;
+}
+
+const struct claim *claims__find(const char *id)
+{
+	for (size_t i = 0; i < sizeof(claims) / sizeof(claims[0]); i++)
+		if (!strcasecmp(claims[i].id, id))
+			return &claims[i];
+	return NULL;
+}
+
+const char *claim_state_name(enum claim_state s)
+{
+	switch (s) {
+	case CLAIM_SUPPORTED:
+		return "supported";
+	case CLAIM_CONTRADICTED:
+		return "contradicted";
+	case CLAIM_INCONCLUSIVE:
+		break;
+	}
+	return "inconclusive";
+}
+
+static bool is_classic(const char *lru)
+{
+	return !strcmp(lru, "classic") || !strcmp(lru, "0") || !strcmp(lru, "0x0000");
+}
+
+/* +1 candidate is MGLRU against a classic baseline, -1 the reverse, 0 same LRU. */
+static int orientation(const struct dataset *ds, size_t cand)
+{
+	bool b = is_classic(ds->v[ds->base].lru), c = is_classic(ds->v[cand].lru);
+	return b == c ? 0 : b ? +1 : -1;
+}
+
+/* A signal names a row's metric ("kswapd:cpu_ns") or label ("mix:anon_steal_pct"). */
+static bool is_signal(const struct claim *c, const struct ds_row *row)
+{
+	for (size_t i = 0; i < CLAIM_MAX_SIGNALS && c->signals[i]; i++)
+		if (!strcmp(c->signals[i], row->metric) || !strcmp(c->signals[i], row->label))
+			return true;
+	return false;
+}
+
+static void set(struct claim_result *r, enum claim_state s, const struct comparison *cmp, int o,
+		const char *label)
+{
+	r->state = s;
+	if (!cmp) {
+		r->change = r->ci_lo = r->ci_hi = NAN;
+		return;
+	}
+	/* report the change as MGLRU against classic */
+	r->change = o * cmp->change;
+	r->ci_lo = o > 0 ? cmp->ci_lo : -cmp->ci_hi;
+	r->ci_hi = o > 0 ? cmp->ci_hi : -cmp->ci_lo;
+	snprintf(r->why, sizeof(r->why), "%s: MGLRU vs classic %+.1f%% [%+.1f%%, %+.1f%%], %zu blocks",
+		 label, 100 * r->change, 100 * r->ci_lo, 100 * r->ci_hi, cmp->pairs);
+}
+
+static void decide_direction(const struct claim *c, const struct analysis *an,
+			     struct claim_result *r)
+{
+	const struct dataset *ds = an->ds;
+	const struct comparison *open = NULL, *against = NULL;
+	int open_o = 0, against_o = 0;
+	double m = an->o.min_effect;
+
+	for (size_t i = 0; i < an->nc; i++) {
+		const struct comparison *cmp = &an->c[i];
+		const struct ds_row *row = &ds->rows[cmp->row];
+		int o = orientation(ds, cmp->cand);
+
+		if (!o || !is_signal(c, row) || cmp->pairs < VERDICT_MIN_BLOCKS ||
+		    isnan(cmp->ci_lo) || isnan(cmp->ci_hi))
+			continue;
+		/* zero on both sides (kswapd never ran): the signal was not exercised */
+		if (cmp->base.max == 0 && cmp->cur.max == 0 && cmp->base.min == 0 && cmp->cur.min == 0)
+			continue;
+		double lo = o > 0 ? cmp->ci_lo : -cmp->ci_hi, hi = o > 0 ? cmp->ci_hi : -cmp->ci_lo;
+		if ((c->direction < 0 && hi < -m) || (c->direction > 0 && lo > m)) {
+			set(r, CLAIM_SUPPORTED, cmp, o, row->label);
+			return;
+		}
+		if ((c->direction < 0 && lo > m) || (c->direction > 0 && hi < -m) ||
+		    (lo > -m && hi < m)) {
+			if (!against)
+				against = cmp, against_o = o;
+		} else if (!open) {
+			open = cmp, open_o = o;
+		}
+	}
+	if (against) {
+		set(r, CLAIM_CONTRADICTED, against, against_o, ds->rows[against->row].label);
+		return;
+	}
+	if (open) {
+		set(r, CLAIM_INCONCLUSIVE, open, open_o, ds->rows[open->row].label);
+		size_t l = strlen(r->why);
+		if (open->more_blocks)
+			snprintf(r->why + l, sizeof(r->why) - l, "; ~%zu more blocks would decide it",
+				 open->more_blocks);
+		else
+			snprintf(r->why + l, sizeof(r->why) - l, "; more blocks needed");
+		return;
+	}
+	set(r, CLAIM_INCONCLUSIVE, NULL, 0, NULL);
+	snprintf(r->why, sizeof(r->why), "no classic/MGLRU pair measured %s with >= %d blocks: run %s",
+		 c->signals[0], VERDICT_MIN_BLOCKS, c->plans);
+}
+
+static void decide_mixed(const struct claim *c, const struct analysis *an, struct claim_result *r)
+{
+	size_t worse = 0, better = 0, undecided = 0, keys = 0;
+	const char *wl_worse = NULL, *wl_better = NULL;
+
+	for (size_t i = 0; i < an->nc; i++) {
+		const struct comparison *cmp = &an->c[i];
+		const struct ds_row *row = &an->ds->rows[cmp->row];
+		if (!cmp->key || !orientation(an->ds, cmp->cand))
+			continue;
+		keys++;
+		if (cmp->verdict == VERDICT_REGRESSION)
+			worse++, wl_worse = wl_worse ? wl_worse : row->family;
+		else if (cmp->verdict == VERDICT_IMPROVEMENT)
+			better++, wl_better = wl_better ? wl_better : row->family;
+		else if (cmp->decision != DECISION_WITHIN && cmp->decision != DECISION_BEYOND)
+			undecided++;
+	}
+	set(r, CLAIM_INCONCLUSIVE, NULL, 0, NULL);
+	if (worse && better && strcmp(wl_worse, wl_better)) {
+		r->state = CLAIM_SUPPORTED;
+		snprintf(r->why, sizeof(r->why), "%zu key regressions (e.g. %s), %zu gains (e.g. %s)",
+			 worse, wl_worse, better, wl_better);
+	} else if (keys && !undecided && !(worse && better)) {
+		r->state = CLAIM_CONTRADICTED;
+		snprintf(r->why, sizeof(r->why), "all %zu key metrics decided: %zu regressions, %zu gains",
+			 keys, worse, better);
+	} else {
+		snprintf(r->why, sizeof(r->why),
+			 "%zu regressions, %zu gains, %zu undecided of %zu key metrics: run %s with more blocks",
+			 worse, better, undecided, keys, c->plans);
+	}
+}
+
+static void decide_comparability(const struct analysis *an, struct claim_result *r)
+{
+	size_t nc = 0, measured = 0;
+	const char *first = NULL;
+
+	set(r, CLAIM_INCONCLUSIVE, NULL, 0, NULL);
+	for (size_t i = 0; i < an->nc; i++) {
+		const struct comparison *cmp = &an->c[i];
+		if (!orientation(an->ds, cmp->cand))
+			continue;
+		measured++;
+		if (cmp->verdict == VERDICT_NOT_COMPARABLE) {
+			nc++;
+			if (!first)
+				first = an->ds->rows[cmp->row].label;
+		}
+	}
+	if (nc) {
+		r->state = CLAIM_SUPPORTED;
+		snprintf(r->why, sizeof(r->why), "%zu of %zu metrics not comparable across LRUs (e.g. %s)",
+			 nc, measured, first);
+	} else if (measured) {
+		r->state = CLAIM_CONTRADICTED;
+		snprintf(r->why, sizeof(r->why), "all %zu measured metrics comparable across LRUs",
+			 measured);
+	} else {
+		snprintf(r->why, sizeof(r->why), "no classic/MGLRU pair: run any plan with both LRUs");
+	}
+}
+
+void claims__decide(const struct claim *c, const struct analysis *an, struct claim_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	switch (c->rule) {
+	case CLAIM_DIRECTION:
+		decide_direction(c, an, r);
+		break;
+	case CLAIM_MIXED:
+		decide_mixed(c, an, r);
+		break;
+	case CLAIM_COMPARABILITY:
+		decide_comparability(an, r);
+		break;
+	}
+}
+
+void claims__merge(struct claim_result *a, const struct claim_result *b)
+{
+	if (b->state == CLAIM_INCONCLUSIVE || a->state == b->state)
+		return;
+	if (a->state == CLAIM_INCONCLUSIVE) {
+		*a = *b;
+		return;
+	}
+	a->state = CLAIM_INCONCLUSIVE;
+	size_t l = strlen(a->why);
+	snprintf(a->why + l, sizeof(a->why) - l, "; but another database: %s", b->why);
+}
