@@ -10,7 +10,7 @@
 static const struct claim claims[] = {
 	{ "C1", "MGLRU under-reclaims anon: anon stays in the youngest generations while file is reclaimed",
 	  "c1.ini, quick.ini (mix)", { "mix:anon_steal_pct", "memory.stat:pgsteal_anon", "vmstat:pgsteal_anon", NULL }, -1,
-	  CLAIM_DIRECTION, "generations" },
+	  CLAIM_DIRECTION, "gen-mglru" },
 	{ "C2", "swappiness does not fix the anon/file imbalance under MGLRU", "c2.ini",
 	  { "mix:anon_steal_pct", NULL }, -1, CLAIM_DIRECTION, "balance" },
 	{ "C3", "MGLRU over-reclaims from a memcg (memory.reclaim, memory.high steps)", "c3.ini",
@@ -18,7 +18,7 @@ static const struct claim claims[] = {
 	{ "C4", "MGLRU costs more CPU on small devices with little reclaimable memory", "c4.ini",
 	  { "low:kswapd_ns_per_page", "low:reclaim_ns_per_page", "kswapd:cpu_ns", NULL }, +1, CLAIM_DIRECTION, "bars" },
 	{ "C5", "MGLRU has no notion of foreground apps: foreground major faults grow", "c5.ini",
-	  { "apps:switch_p90", "apps:fg_majflt", "apps:retouch_majflt", NULL }, +1, CLAIM_DIRECTION, "timeseries" },
+	  { "apps:switch_p90", "apps:fg_majflt", "apps:retouch_majflt", NULL }, +1, CLAIM_DIRECTION, "ts-majfault" },
 	{ "C6", "readahead/fault-around pages in the youngest generation evict the hot set", "c6.ini",
 	  { "scan:hot_majflt", "stride:majflt_warm", NULL }, +1, CLAIM_DIRECTION, "bars" },
 	{ "C7", "MGLRU regresses some workloads and improves others", "full.ini (every workload)",
