@@ -7,6 +7,7 @@ pkgs=(
 	build-essential pkg-config
 	qemu-system-x86 qemu-utils	# guests
 	linux-source-6.1 xz-utils	# libperf (tools/lib/perf) and kernel builds
+	linux-source-6.12		# kernels/minimal-6.12.ini and the kbuild612 test
 	flex bison bc libelf-dev libssl-dev dwarves
 	ccache patch git		# kernel builds from recipes (kernels/*.ini)
 	kmod cpio e2fsprogs zstd	# depmod, initramfs, scratch disks
