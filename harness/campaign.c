@@ -110,6 +110,14 @@ static int recipe_build(struct campaign *c, const char *spec, struct kbuild **re
 	return 0;
 }
 
+/* The compressor zram will use, NULL without zram swap. */
+static const char *plan_zram_comp(const struct plan *p)
+{
+	if (strcmp(p->swap, "zram"))
+		return NULL;
+	return p->zram_comp ? p->zram_comp : KERNEL_ZRAM_COMP_DEFAULT;
+}
+
 static int kernels_resolve(struct campaign *c)
 {
 	struct plan *p = c->plan;
@@ -175,8 +183,8 @@ static int kernels_resolve(struct campaign *c)
 			free(ck->k->source);
 			ck->k->source = xstrdup(kbuild__get(ck->kb, "source"));
 		}
-		/* Refuse before booting, naming what is missing. */
-		r = kernel__check(ck->k, &missing);
+		/* Refuse before booting, naming what is missing (zram's compressor too). */
+		r = kernel__check(ck->k, plan_zram_comp(p), &missing);
 		if (r < 0) {
 			log_err("kernel %s (%s) cannot run lrubench: missing %s; config read from %s",
 				ck->k->image, ck->k->release, missing, ck->k->config_path);
@@ -192,7 +200,7 @@ static int kernels_resolve(struct campaign *c)
 			_cleanup_free_ char *bin = xasprintf("%s/guest/bin", c->o->build_dir);
 			_cleanup_free_ char *cache = xasprintf("%s/images", c->o->build_dir);
 
-			r = guest_image__get(ck->k, bin, cache, &ck->img, &err);
+			r = guest_image__get(ck->k, plan_zram_comp(p), bin, cache, &ck->img, &err);
 			if (r < 0) {
 				log_err("guest image for %s: %s", ck->k->image, err);
 				return r;

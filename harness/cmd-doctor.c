@@ -68,7 +68,7 @@ int cmd_doctor(int argc, char **argv)
 		_cleanup_free_ char *bin = xasprintf("%s/guest/bin", path_build());
 		_cleanup_free_ char *cache = xasprintf("%s/images", path_build());
 
-		if (guest_image__get(k, bin, cache, &img, &err) < 0) {
+		if (guest_image__get(k, KERNEL_ZRAM_COMP_DEFAULT, bin, cache, &img, &err) < 0) {
 			line("guest image", false, "%s", err);
 			return 2;
 		}

@@ -2,6 +2,7 @@
 #include "cmd.h"
 #include "kernel-build.h"
 #include "kernel.h"
+#include "metrics.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -36,28 +37,89 @@ static void print_kernel(const struct kernel *k)
 	       k->release, k->sha256, k->config_path, k->modules_dir ? k->modules_dir : "(none)");
 }
 
-/* kernel check KERNEL [CONFIG]: a recipe, a build directory or a bzImage. */
+/* The needs of the kernel's series, checked: its version, its zram compressors, the verdict. */
+static int print_check(const struct kernel *k, const char *zram_comp)
+{
+	_cleanup_free_ char *missing = NULL, *comps = NULL;
+	struct kernel_version v;
+	const char *from = NULL, *how = NULL;
+
+	if (kernel__version(k, &v, &from) < 0)
+		printf("version  unknown\n");
+	else if (v.sub < 0)
+		printf("version  %d.%d (from %s)\n", v.major, v.minor, from);
+	else
+		printf("version  %d.%d.%d (from %s)\n", v.major, v.minor, v.sub, from);
+	comps = kernel__zram_comps(k, &how);
+	printf("zram     %s%s%s\n", *comps ? comps : "no compressor", how ? ": " : "",
+	       how ? how : "");
+	if (kernel__check(k, zram_comp, &missing) < 0) {
+		printf("refused: missing %s\n", missing);
+		return 1;
+	}
+	printf("ok: has every option lrubench needs (zram_comp %s)\n", zram_comp);
+	return 0;
+}
+
+static void check_usage(FILE *f)
+{
+	fprintf(f, "usage: lrubench kernel check RECIPE|BUILD_DIR|BZIMAGE|debian-SERIES [CONFIG] "
+		   "[--zram-comp NAME]\n"
+		   "  --zram-comp NAME  the plan's zram compressor (default %s): the option\n"
+		   "                    that provides it differs by kernel series\n",
+		KERNEL_ZRAM_COMP_DEFAULT);
+}
+
+/* kernel check KERNEL [CONFIG]: a recipe, a build directory, a bzImage or a Debian kernel. */
 static int kernel_check(int argc, char **argv)
 {
+	static const struct option longopts[] = {
+		{ "zram-comp", required_argument, NULL, 'z' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
 	_cleanup_(kernel__freep) struct kernel *k = NULL;
-	_cleanup_free_ char *err = NULL, *missing = NULL, *image = NULL;
-	const char *config = argc > 2 ? argv[2] : NULL;
+	_cleanup_free_ char *err = NULL, *image = NULL;
+	const char *config, *spec, *zram_comp = KERNEL_ZRAM_COMP_DEFAULT;
 	struct stat st;
+	int c;
 
-	if (argc < 2 || argc > 3 || argv[1][0] == '-') {
-		fprintf(stderr, "usage: lrubench kernel check RECIPE|BUILD_DIR|BZIMAGE [CONFIG]\n");
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'z':
+			zram_comp = optarg;
+			break;
+		case 'h':
+			check_usage(stdout);
+			return 0;
+		default:
+			check_usage(stderr);
+			return 2;
+		}
+	}
+	if (argc - optind < 1 || argc - optind > 2) {
+		check_usage(stderr);
 		return 2;
 	}
-	if (stat(argv[1], &st) == 0 && S_ISDIR(st.st_mode)) {
-		image = xasprintf("%s/bzImage", argv[1]);
-	} else if (kernel_spec_kind(argv[1]) == KERNEL_SPEC_RECIPE && !config) {
+	spec = argv[optind];
+	config = argc - optind > 1 ? argv[optind + 1] : NULL;
+	if (stat(spec, &st) == 0 && S_ISDIR(st.st_mode)) {
+		image = xasprintf("%s/bzImage", spec);
+	} else if (kernel_spec_kind(spec) == KERNEL_SPEC_DEBIAN) {
+		if (kernel__debian(path_kernel_cache(), kernel__debian_spec_series(spec), &image,
+				   &err) < 0) {
+			log_err("%s", err);
+			return 2;
+		}
+	} else if (kernel_spec_kind(spec) == KERNEL_SPEC_RECIPE && !config) {
 		_cleanup_(kbuild_recipe__freep) struct kbuild_recipe *r = NULL;
 		_cleanup_(kbuild__freep) struct kbuild *b = NULL;
 		_cleanup_free_ char *text = NULL;
 		struct kbuild_opts o;
 		struct kernel fake = { 0 };
 
-		if (recipe_load(argv[1], &r) < 0)
+		if (recipe_load(spec, &r) < 0)
 			return 2;
 		kbuild_opts_init(&o, r->name);
 		if (kbuild__lookup(r, &o, &b, &err) == 0) {
@@ -71,29 +133,19 @@ static int kernel_check(int argc, char **argv)
 				return 1;
 			}
 			fake.config = text;
-			if (kernel__check(&fake, &missing) < 0) {
-				printf("recipe   %s\nrefused: missing %s\n", r->path, missing);
-				return 1;
-			}
-			printf("recipe   %s (not built yet; its resolved config was checked)\n"
-			       "ok: has every option lrubench needs\n",
+			printf("recipe   %s (not built yet; its resolved config was checked)\n",
 			       r->path);
-			return 0;
+			return print_check(&fake, zram_comp);
 		}
 	} else {
-		image = xstrdup(argv[1]);
+		image = xstrdup(spec);
 	}
 	if (kernel__open(image, config, NULL, &k, &err) < 0) {
 		log_err("%s", err);
 		return 2;
 	}
 	print_kernel(k);
-	if (kernel__check(k, &missing) < 0) {
-		printf("refused: missing %s\n", missing);
-		return 1;
-	}
-	printf("ok: has every option lrubench needs\n");
-	return 0;
+	return print_check(k, zram_comp);
 }
 
 static int kernel_fetch(int argc, char **argv)
@@ -304,7 +356,8 @@ static const struct {
 } kernel_cmds[] = {
 	{ "build", kernel_build, "build RECIPE [--jobs N] [--force] [--no-ccache]" },
 	{ "list", kernel_list, "list" },
-	{ "check", kernel_check, "check RECIPE|BUILD_DIR|BZIMAGE [CONFIG]" },
+	{ "check", kernel_check,
+	  "check RECIPE|BUILD_DIR|BZIMAGE|debian-SERIES [CONFIG] [--zram-comp NAME]" },
 	{ "fetch", kernel_fetch, "fetch [debian|debian-6.1|debian-6.12]" },
 };
 

@@ -189,8 +189,8 @@ static int cpio_create(const char *dir, const char *list, const char *out, char 
 	return 0;
 }
 
-int guest_image__get(const struct kernel *k, const char *bin_dir, const char *cache_dir,
-		     struct guest_image **ret, char **ret_err)
+int guest_image__get(const struct kernel *k, const char *zram_comp, const char *bin_dir,
+		     const char *cache_dir, struct guest_image **ret, char **ret_err)
 {
 	_cleanup_(guest_image__freep) struct guest_image *img = xcalloc(1, sizeof(*img));
 	struct entry *e = NULL;
@@ -223,7 +223,7 @@ int guest_image__get(const struct kernel *k, const char *bin_dir, const char *ca
 	if (k->modules_dir) {
 		_cleanup_free_ char *dep_path = xasprintf("%s/modules.dep", k->modules_dir);
 		_cleanup_free_ char *dep = NULL;
-		const char *names[ARRAY_SIZE(wanted_modules) + 2] = { 0 };
+		const char *names[ARRAY_SIZE(wanted_modules) + 3] = { 0 };
 		char comp[32];
 		size_t nn = 0;
 		char **paths = NULL;
@@ -234,9 +234,15 @@ int guest_image__get(const struct kernel *k, const char *bin_dir, const char *ca
 			*ret_err = xasprintf("%s: %s (run depmod)", dep_path, strerror(-r));
 			goto out;
 		}
-		/* The zram compressor is loaded by name at run time: list it first. */
+		/*
+		 * zram's compressors are found by name at run time (crypto modules
+		 * named for them before 6.12; built into zram since): the kernel's
+		 * default and the plan's, first. Names modules.dep lacks are built in.
+		 */
 		if (kernel__config(k, "ZRAM_DEF_COMP", comp, sizeof(comp)))
 			names[nn++] = comp;
+		if (zram_comp)
+			names[nn++] = zram_comp;
 		for (size_t i = 0; i < ARRAY_SIZE(wanted_modules); i++) {
 			char v[8];
 

@@ -22,10 +22,12 @@ struct guest_image {
 
 /*
  * Build (or find in cache_dir) the base initramfs for kernel k from the
- * static binaries in bin_dir (lrubench-agent and wl-*).
+ * static binaries in bin_dir (lrubench-agent and wl-*). zram_comp (may be
+ * NULL) is the compressor zram will use: its module goes in when the kernel
+ * has it as one (a crypto module before 6.12).
  */
-int guest_image__get(const struct kernel *k, const char *bin_dir, const char *cache_dir,
-		     struct guest_image **ret, char **ret_err);
+int guest_image__get(const struct kernel *k, const char *zram_comp, const char *bin_dir,
+		     const char *cache_dir, struct guest_image **ret, char **ret_err);
 void guest_image__free(struct guest_image *img);
 void guest_image__freep(struct guest_image **img);
 

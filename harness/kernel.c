@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "kernel.h"
+#include "metrics.h"
 #include "spawn.h"
 #include "util.h"
 
@@ -8,34 +9,69 @@
 #include <libgen.h>
 #include <limits.h>
 #include <openssl/evp.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
 /*
- * What a kernel must have for lrubench, and why. "ym" accepts a module (the
- * guest image carries it); "y" must be built in. One row per option.
+ * What a kernel must have for lrubench, and why, by the kernels a row holds for
+ * (from, until exclusive; ANY: every kernel). "ym" accepts a module (the guest
+ * image carries it); "y" must be built in. One row per option and range.
+ *
+ * A row with zram_comp (names separated by spaces) is needed only when zram
+ * compresses with one of those: through the crypto API before 6.12
+ * (drivers/block/zram/zcomp.c crypto_alloc_comp() in 6.1.192), through zram's
+ * own backends from 6.12 (zcomp.c backends[], CONFIG_ZRAM_BACKEND_* in
+ * drivers/block/zram/Kconfig of 6.12.118), which are bool: part of zram itself.
  */
+#define KV(a, b) { .major = (a), .minor = (b), .sub = 0 }
+#define ANY KV(0, 0), KV(0, 0)
+#define UNTIL_612 KV(0, 0), KV(6, 12)
+#define FROM_612 KV(6, 12), KV(0, 0)
+
+static const char why_crypto[] = "before 6.12 zram compresses through the crypto API";
+static const char why_backend[] = "since 6.12 zram compresses through its own backends, "
+				  "CONFIG_ZRAM_BACKEND_* (CRYPTO_* options give it nothing)";
+
 static const struct kconfig_need {
 	const char *name;
 	const char *accept; /* "y" or "ym" */
+	struct kernel_version from, until;
+	const char *zram_comp; /* NULL: needed whatever the compressor */
 	const char *why;
 } kconfig_needs[] = {
-	{ "MEMCG", "y", "workloads run in memory cgroups" },
-	{ "PSI", "y", "pressure stall information is sampled" },
-	{ "LRU_GEN", "y", "the multi-gen LRU is one side of every comparison" },
-	{ "SWAP", "y", "anon reclaim needs swap" },
-	{ "VM_EVENT_COUNTERS", "y", "/proc/vmstat event counters are the reclaim signals" },
-	{ "CGROUPS", "y", "cgroup v2 hierarchy" },
-	{ "BLK_DEV_INITRD", "y", "the guest agent lives in an initramfs" },
-	{ "DEVTMPFS", "y", "device nodes for the channel and zram" },
-	{ "SERIAL_8250_CONSOLE", "y", "the console log" },
-	{ "BINFMT_ELF", "y", "the agent and the workloads are ELF binaries" },
-	{ "PROC_SYSCTL", "y", "sysctls are set and read back through /proc/sys" },
-	{ "TRANSPARENT_HUGEPAGE", "y", "every run sets transparent_hugepage/enabled" },
-	{ "ACPI", "y", "the guest powers off through ACPI at the end of a run" },
-	{ "ZRAM", "ym", "swap on zram" },
-	{ "VIRTIO_CONSOLE", "ym", "the agent's channel is a virtio-serial port" },
-	{ "VIRTIO_PCI", "ym", "virtio devices" },
+	{ "MEMCG", "y", ANY, NULL, "workloads run in memory cgroups" },
+	{ "PSI", "y", ANY, NULL, "pressure stall information is sampled" },
+	{ "LRU_GEN", "y", ANY, NULL, "the multi-gen LRU is one side of every comparison" },
+	{ "SWAP", "y", ANY, NULL, "anon reclaim needs swap" },
+	{ "VM_EVENT_COUNTERS", "y", ANY, NULL,
+	  "/proc/vmstat event counters are the reclaim signals" },
+	{ "CGROUPS", "y", ANY, NULL, "cgroup v2 hierarchy" },
+	{ "BLK_DEV_INITRD", "y", ANY, NULL, "the guest agent lives in an initramfs" },
+	{ "DEVTMPFS", "y", ANY, NULL, "device nodes for the channel and zram" },
+	{ "SERIAL_8250_CONSOLE", "y", ANY, NULL, "the console log" },
+	{ "BINFMT_ELF", "y", ANY, NULL, "the agent and the workloads are ELF binaries" },
+	{ "PROC_SYSCTL", "y", ANY, NULL, "sysctls are set and read back through /proc/sys" },
+	{ "TRANSPARENT_HUGEPAGE", "y", ANY, NULL,
+	  "every run sets transparent_hugepage/enabled" },
+	{ "ACPI", "y", ANY, NULL, "the guest powers off through ACPI at the end of a run" },
+	{ "ZRAM", "ym", ANY, NULL, "swap on zram" },
+	{ "VIRTIO_CONSOLE", "ym", ANY, NULL, "the agent's channel is a virtio-serial port" },
+	{ "VIRTIO_PCI", "ym", ANY, NULL, "virtio devices" },
+	/* zram's compressor, the plan's zram_comp (default lzo-rle) */
+	{ "CRYPTO_LZO", "ym", UNTIL_612, "lzo-rle lzo", why_crypto },
+	{ "CRYPTO_LZ4", "ym", UNTIL_612, "lz4", why_crypto },
+	{ "CRYPTO_LZ4HC", "ym", UNTIL_612, "lz4hc", why_crypto },
+	{ "CRYPTO_ZSTD", "ym", UNTIL_612, "zstd", why_crypto },
+	{ "CRYPTO_DEFLATE", "ym", UNTIL_612, "deflate", why_crypto },
+	{ "CRYPTO_842", "ym", UNTIL_612, "842", why_crypto },
+	{ "ZRAM_BACKEND_LZO", "y", FROM_612, "lzo-rle lzo", why_backend },
+	{ "ZRAM_BACKEND_LZ4", "y", FROM_612, "lz4", why_backend },
+	{ "ZRAM_BACKEND_LZ4HC", "y", FROM_612, "lz4hc", why_backend },
+	{ "ZRAM_BACKEND_ZSTD", "y", FROM_612, "zstd", why_backend },
+	{ "ZRAM_BACKEND_DEFLATE", "y", FROM_612, "deflate", why_backend },
+	{ "ZRAM_BACKEND_842", "y", FROM_612, "842", why_backend },
 };
 
 const char *kernel__config(const struct kernel *k, const char *name, char *buf, size_t len)
@@ -67,30 +103,154 @@ const char *kernel__config(const struct kernel *k, const char *name, char *buf, 
 	return NULL;
 }
 
-int kernel__check(const struct kernel *k, char **ret_missing)
+int kernel__version(const struct kernel *k, struct kernel_version *ret, const char **ret_from)
 {
+	/* kconfig heads every .config with "# Linux/x86 6.12.118 Kernel Configuration". */
+	const char *p = k->config ? strstr(k->config, "\n# Linux/") : NULL;
+
+	if (p && p - k->config < 512) {
+		p = strchr(p + 1, ' ');
+		p = p ? strchr(p + 1, ' ') : NULL;
+		if (p && kernel_version_parse(p + 1, ret) == 0) {
+			if (ret_from)
+				*ret_from = "its config";
+			return 0;
+		}
+	}
+	if (k->release && kernel_version_parse(k->release, ret) == 0) {
+		if (ret_from)
+			*ret_from = "its release";
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* Whether row n holds for the kernel v (NULL: unknown, so no ranged row does). */
+static bool need_applies(const struct kconfig_need *n, const struct kernel_version *v)
+{
+	if (!n->from.major && !n->until.major)
+		return true;
+	return v && kernel_version_in_range(*v, n->from, n->until);
+}
+
+/* Whether the space-separated list names comp. */
+static bool names_comp(const char *list, const char *comp)
+{
+	size_t len = strlen(comp);
+
+	for (const char *p = list; *p; p += strcspn(p, " "), p += *p == ' ')
+		if (strcspn(p, " ") == len && !strncmp(p, comp, len))
+			return true;
+	return false;
+}
+
+/* Whether row n is satisfied: its value accepted, a module only with a modules tree. */
+static bool need_met(const struct kernel *k, const struct kconfig_need *n, char *buf, size_t len,
+		     const char **ret_value)
+{
+	const char *v = kernel__config(k, n->name, buf, len);
+
+	*ret_value = v;
+	return v && strlen(v) == 1 && strchr(n->accept, v[0]) && (v[0] != 'm' || k->modules_dir);
+}
+
+static void append(char **list, const char *sep, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void append(char **list, const char *sep, const char *fmt, ...)
+{
+	_cleanup_free_ char *item = NULL;
+	va_list ap;
+	char *tmp;
+
+	va_start(ap, fmt);
+	if (vasprintf(&item, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	tmp = xasprintf("%s%s%s", *list ? *list : "", *list ? sep : "", item);
+	free(*list);
+	*list = tmp;
+}
+
+char *kernel__zram_comps(const struct kernel *k, const char **ret_how)
+{
+	struct kernel_version v;
+	bool known = kernel__version(k, &v, NULL) == 0;
+	char *list = NULL;
+
+	if (ret_how)
+		*ret_how = NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(kconfig_needs); i++) {
+		const struct kconfig_need *n = &kconfig_needs[i];
+		_cleanup_free_ char *names = NULL;
+		const char *val;
+		char buf[64], *save = NULL;
+
+		if (!n->zram_comp || !need_applies(n, known ? &v : NULL))
+			continue;
+		if (ret_how)
+			*ret_how = n->why;
+		if (!need_met(k, n, buf, sizeof(buf), &val))
+			continue;
+		names = xstrdup(n->zram_comp);
+		for (char *c = strtok_r(names, " ", &save); c; c = strtok_r(NULL, " ", &save))
+			if (!list || !names_comp(list, c))
+				append(&list, " ", "%s", c);
+	}
+	return list ? list : xstrdup("");
+}
+
+/* What row n lacks, appended to *missing. */
+static void need_missing(const struct kernel *k, const struct kconfig_need *n, const char *val,
+			 const char *zram_comp, char **missing)
+{
+	_cleanup_free_ char *have = NULL;
+
+	if (val && val[0] == 'm' && strchr(n->accept, 'm')) {
+		append(missing, ", ", "CONFIG_%s=m but no modules tree was found (%s)", n->name,
+		       n->why);
+		return;
+	}
+	if (!n->zram_comp) {
+		append(missing, ", ", "CONFIG_%s (%s%s; %s)", n->name, val ? "is " : "not set",
+		       val ? val : "", n->why);
+		return;
+	}
+	have = kernel__zram_comps(k, NULL);
+	append(missing, ", ", "CONFIG_%s (%s%s; zram_comp %s: %s; this kernel's zram has %s%s)",
+	       n->name, val ? "is " : "not set", val ? val : "", zram_comp, n->why,
+	       *have ? have : "no compressor", *have ? ": set zram_comp in the plan's [guest]" : "");
+}
+
+int kernel__check(const struct kernel *k, const char *zram_comp, char **ret_missing)
+{
+	struct kernel_version v;
+	bool known = kernel__version(k, &v, NULL) == 0, comp_row = false;
 	char *missing = NULL;
-	char buf[64];
 
 	for (size_t i = 0; i < ARRAY_SIZE(kconfig_needs); i++) {
 		const struct kconfig_need *n = &kconfig_needs[i];
-		const char *v = kernel__config(k, n->name, buf, sizeof(buf));
-		bool ok = v && strlen(v) == 1 && strchr(n->accept, v[0]);
-		char *tmp;
+		const char *val;
+		char buf[64];
 
-		if (ok && v[0] == 'm' && !k->modules_dir) {
-			tmp = xasprintf("%s%sCONFIG_%s=m but no modules tree was found (%s)",
-					missing ? missing : "", missing ? ", " : "", n->name, n->why);
-		} else if (!ok) {
-			tmp = xasprintf("%s%sCONFIG_%s (%s%s; %s)", missing ? missing : "",
-					missing ? ", " : "", n->name, v ? "is " : "not set",
-					v ? v : "", n->why);
-		} else {
+		if (n->zram_comp && (!zram_comp || !names_comp(n->zram_comp, zram_comp)))
 			continue;
-		}
-		free(missing);
-		missing = tmp;
+		if (!need_applies(n, known ? &v : NULL))
+			continue;
+		comp_row |= n->zram_comp != NULL;
+		if (!need_met(k, n, buf, sizeof(buf), &val))
+			need_missing(k, n, val, zram_comp, &missing);
 	}
+	/* Compressor rows are keyed by series: an unknown version or name matches none. */
+	if (zram_comp && !comp_row && !known)
+		append(&missing, ", ",
+		       "the kernel's version, on which zram_comp %s's option depends (no "
+		       "'# Linux/ARCH X.Y.Z' line in its config, release '%s')",
+		       zram_comp, k->release ? k->release : "unknown");
+	else if (zram_comp && !comp_row)
+		append(&missing, ", ",
+		       "zram_comp %s: no zram compressor of that name on %d.%d (known: lzo-rle, "
+		       "lzo, lz4, lz4hc, zstd, deflate, 842)",
+		       zram_comp, v.major, v.minor);
 	if (missing) {
 		*ret_missing = missing;
 		return -ENOTSUP;

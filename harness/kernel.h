@@ -37,11 +37,34 @@ void kernel__freep(struct kernel **k);
 /* The value of CONFIG_name ("y", "m", a string, or NULL when unset). */
 const char *kernel__config(const struct kernel *k, const char *name, char *buf, size_t len);
 
+/* The agent's zram compressor when a plan names none (guest/agent-conf.c). */
+#define KERNEL_ZRAM_COMP_DEFAULT "lzo-rle"
+
+struct kernel_version;
+
 /*
- * Check the kernel can run lrubench's campaigns. Returns 0 when it can; else
- * -ENOTSUP and *ret_missing lists the missing options ("CONFIG_LRU_GEN, ...").
+ * The kernel's version, from its config's "# Linux/x86 6.12.118 Kernel
+ * Configuration" line (kconfig writes it), else from its release. *ret_from
+ * (may be NULL) says which. -EINVAL when neither tells.
  */
-int kernel__check(const struct kernel *k, char **ret_missing);
+int kernel__version(const struct kernel *k, struct kernel_version *ret, const char **ret_from);
+
+/*
+ * Check the kernel can run lrubench's campaigns, by the needs of its series
+ * (the table in kernel.c is keyed by kernel range where they differ).
+ * zram_comp is the compressor zram will use (KERNEL_ZRAM_COMP_DEFAULT when a
+ * plan names none), NULL when swap is not on zram. Returns 0 when it can;
+ * else -ENOTSUP and *ret_missing lists what is missing ("CONFIG_LRU_GEN (not
+ * set; ...), CONFIG_ZRAM_BACKEND_LZO (...)").
+ */
+int kernel__check(const struct kernel *k, const char *zram_comp, char **ret_missing);
+
+/*
+ * The zram compressors this kernel provides ("lzo-rle lzo lz4", "" for none)
+ * and, through *ret_how (may be NULL; static), how its series provides them
+ * (the crypto API before 6.12, zram's own backends from 6.12).
+ */
+char *kernel__zram_comps(const struct kernel *k, const char **ret_how);
 
 /*
  * The embedded default: Debian's current 6.1 cloud kernel. Fetched with

@@ -326,9 +326,8 @@ static int kv_cmp(struct kernel_version a, struct kernel_version b)
 	return 0;
 }
 
-/* Whether v (sub -1: anywhere in its series) may fall in [from, until). */
-static bool kv_in_range(struct kernel_version v, struct kernel_version from,
-			struct kernel_version until)
+bool kernel_version_in_range(struct kernel_version v, struct kernel_version from,
+			     struct kernel_version until)
 {
 	struct kernel_version lo = v, hi = v;
 
@@ -557,7 +556,7 @@ bool metric__comparable(const char *name, const char *kernel_release, const char
 		if (match(c->pattern, name) < 0)
 			continue;
 		listed = true;
-		if (!known || !kv_in_range(v, c->from, c->until))
+		if (!known || !kernel_version_in_range(v, c->from, c->until))
 			continue;
 		if (c->same)
 			return true;

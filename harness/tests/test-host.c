@@ -14,6 +14,7 @@
 #include "image.h"
 #include "ingest.h"
 #include "kernel.h"
+#include "metrics.h"
 #include "store.h"
 #include "util.h"
 #include "vm-qemu.h"
@@ -42,7 +43,7 @@ static void test_debian_config_passes(void **state)
 	assert_string_equal(kernel__config(&k, "ZRAM", buf, sizeof(buf)), "m");
 	assert_string_equal(kernel__config(&k, "ZRAM_DEF_COMP", buf, sizeof(buf)), "lzo-rle");
 	assert_null(kernel__config(&k, "LRU_GEN_ENABLED", buf, sizeof(buf)));
-	assert_int_equal(kernel__check(&k, &missing), 0);
+	assert_int_equal(kernel__check(&k, KERNEL_ZRAM_COMP_DEFAULT, &missing), 0);
 	assert_null(missing);
 	free(k.config);
 }
@@ -63,13 +64,128 @@ static void test_missing_options_named(void **state)
 	assert_non_null(p);
 	memcpy(p + 1, "#CONFIG_PSI=", 12);
 	k.modules_dir = NULL; /* and no modules tree for the =m drivers */
-	assert_int_equal(kernel__check(&k, &missing), -ENOTSUP);
+	assert_int_equal(kernel__check(&k, KERNEL_ZRAM_COMP_DEFAULT, &missing), -ENOTSUP);
 	assert_non_null(strstr(missing, "CONFIG_LRU_GEN (not set"));
 	assert_non_null(strstr(missing, "CONFIG_PSI (not set"));
 	assert_non_null(strstr(missing, "CONFIG_ZRAM=m but no modules tree"));
 	assert_null(strstr(missing, "CONFIG_MEMCG"));
 	free(missing);
 	free(k.config);
+}
+
+/* Debian's 6.12: zram's compressors are CONFIG_ZRAM_BACKEND_*, and LZO is not one. */
+static void test_debian612_zram_backends(void **state)
+{
+	struct kernel k = { .config = fixture("kernel/config-6.12.118+deb12-cloud-amd64"),
+			    .release = (char *)"6.12.118+deb12-cloud-amd64",
+			    .modules_dir = (char *)"/nonexistent" };
+	_cleanup_free_ char *comps = kernel__zram_comps(&k, NULL);
+	struct kernel_version v;
+	const char *from = NULL;
+	char *missing = NULL;
+
+	(void)state;
+	assert_int_equal(kernel__version(&k, &v, &from), 0);
+	assert_int_equal(v.major, 6);
+	assert_int_equal(v.minor, 12);
+	assert_int_equal(v.sub, 118);
+	assert_string_equal(from, "its config");
+	/* CRYPTO_LZO=y and CRYPTO_LZ4=m are there, but zram does not use them on 6.12. */
+	assert_string_equal(comps, "lz4 lz4hc zstd deflate");
+	assert_int_equal(kernel__check(&k, KERNEL_ZRAM_COMP_DEFAULT, &missing), -ENOTSUP);
+	assert_non_null(strstr(missing, "CONFIG_ZRAM_BACKEND_LZO (not set; zram_comp lzo-rle"));
+	assert_non_null(strstr(missing, "zram has lz4 lz4hc zstd deflate: set zram_comp"));
+	assert_null(strstr(missing, "CONFIG_CRYPTO"));
+	free(missing);
+	missing = NULL;
+	assert_int_equal(kernel__check(&k, "lz4", &missing), 0);
+	assert_int_equal(kernel__check(&k, NULL, &missing), 0); /* no zram swap */
+	assert_int_equal(kernel__check(&k, "842", &missing), -ENOTSUP);
+	assert_non_null(strstr(missing, "CONFIG_ZRAM_BACKEND_842 (not set"));
+	free(missing);
+	free(k.config);
+}
+
+/* Replace the "# Linux/x86 X Kernel Configuration" line's version. */
+static char *config_as_version(const char *config, const char *version)
+{
+	const char *p = strstr(config, "# Linux/x86 "), *e;
+
+	assert_non_null(p);
+	p += strlen("# Linux/x86 ");
+	e = strchr(p, ' ');
+	return xasprintf("%.*s%s%s", (int)(p - config), config, version, e);
+}
+
+/* The same options read as another series' config: the rows that hold change. */
+static void test_zram_needs_keyed_by_series(void **state)
+{
+	_cleanup_free_ char *cfg612 = fixture("kernel/config-6.12.118+deb12-cloud-amd64");
+	_cleanup_free_ char *cfg61 = fixture("kernel/config-6.1.0-57-cloud-amd64");
+	struct kernel k = { .modules_dir = (char *)"/nonexistent" };
+	struct kernel_version v;
+	char *missing = NULL, *comps;
+
+	(void)state;
+	/* 6.12's options read as 6.1: CRYPTO_LZO=y gives lzo-rle, CRYPTO_LZ4=m lz4. */
+	k.config = config_as_version(cfg612, "6.1.192");
+	assert_int_equal(kernel__check(&k, KERNEL_ZRAM_COMP_DEFAULT, &missing), 0);
+	assert_int_equal(kernel__check(&k, "lz4", &missing), 0);
+	comps = kernel__zram_comps(&k, NULL);
+	assert_string_equal(comps, "lzo-rle lzo lz4 lz4hc zstd deflate");
+	free(comps);
+	/* A crypto module needs a modules tree to go in the guest image. */
+	k.modules_dir = NULL;
+	assert_int_equal(kernel__check(&k, "lz4", &missing), -ENOTSUP);
+	assert_non_null(strstr(missing, "CONFIG_CRYPTO_LZ4=m but no modules tree"));
+	free(missing);
+	missing = NULL;
+	free(k.config);
+
+	/* 6.1's options read as 6.13: no ZRAM_BACKEND_* at all, so no compressor. */
+	k.modules_dir = (char *)"/nonexistent";
+	k.config = config_as_version(cfg61, "6.13.2");
+	assert_int_equal(kernel__version(&k, &v, NULL), 0);
+	assert_int_equal(v.minor, 13);
+	assert_int_equal(kernel__check(&k, KERNEL_ZRAM_COMP_DEFAULT, &missing), -ENOTSUP);
+	assert_non_null(strstr(missing, "CONFIG_ZRAM_BACKEND_LZO (not set"));
+	assert_non_null(strstr(missing, "zram has no compressor)"));
+	free(missing);
+	missing = NULL;
+	assert_int_equal(kernel__check(&k, NULL, &missing), 0);
+	free(k.config);
+}
+
+/* Without the config's version line the release tells; without either, no compressor row holds. */
+static void test_kernel_version_sources(void **state)
+{
+	struct kernel k = { .config = (char *)"CONFIG_ZRAM=y\nCONFIG_ZRAM_BACKEND_LZ4=y\n",
+			    .release = (char *)"6.12.5-lrb-0123abcd" };
+	struct kernel_version v;
+	const char *from = NULL;
+	char *missing = NULL;
+
+	(void)state;
+	assert_int_equal(kernel__version(&k, &v, &from), 0);
+	assert_int_equal(v.minor, 12);
+	assert_int_equal(v.sub, 5);
+	assert_string_equal(from, "its release");
+	k.release = (char *)"mykernel";
+	assert_int_equal(kernel__version(&k, &v, &from), -EINVAL);
+	assert_int_equal(kernel__check(&k, "lz4", &missing), -ENOTSUP);
+	assert_non_null(strstr(missing, "the kernel's version, on which zram_comp lz4's option "
+					"depends"));
+	free(missing);
+	missing = NULL;
+	k.release = (char *)"6.12.5";
+	assert_int_equal(kernel__check(&k, "zstd", &missing), -ENOTSUP);
+	assert_non_null(strstr(missing, "CONFIG_ZRAM_BACKEND_ZSTD (not set"));
+	assert_non_null(strstr(missing, "zram has lz4: set zram_comp"));
+	free(missing);
+	missing = NULL;
+	assert_int_equal(kernel__check(&k, "foo", &missing), -ENOTSUP);
+	assert_non_null(strstr(missing, "zram_comp foo: no zram compressor of that name on 6.12"));
+	free(missing);
 }
 
 static void test_modules_resolve(void **state)
@@ -199,6 +315,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_debian_config_passes),
 		cmocka_unit_test(test_missing_options_named),
+		cmocka_unit_test(test_debian612_zram_backends),
+		cmocka_unit_test(test_zram_needs_keyed_by_series),
+		cmocka_unit_test(test_kernel_version_sources),
 		cmocka_unit_test(test_modules_resolve),
 		cmocka_unit_test(test_console_scan),
 		cmocka_unit_test(test_classify),
