@@ -20,10 +20,11 @@
  * image carries it); "y" must be built in. One row per option and range.
  *
  * A row with zram_comp (names separated by spaces) is needed only when zram
- * compresses with one of those: through the crypto API before 6.12
- * (drivers/block/zram/zcomp.c crypto_alloc_comp() in 6.1.192), through zram's
- * own backends from 6.12 (zcomp.c backends[], CONFIG_ZRAM_BACKEND_* in
- * drivers/block/zram/Kconfig of 6.12.118), which are bool: part of zram itself.
+ * compresses with one of those: through the crypto API before 6.12 (6.1.192
+ * drivers/block/zram/zcomp.c zcomp_available_algorithm(): any compressor
+ * crypto has), through zram's own backends from 6.12 (6.12.118 zcomp.c
+ * backends[], CONFIG_ZRAM_BACKEND_* in drivers/block/zram/Kconfig), which are
+ * bool: part of zram itself.
  */
 #define KV(a, b) { .major = (a), .minor = (b), .sub = 0 }
 #define ANY KV(0, 0), KV(0, 0)
