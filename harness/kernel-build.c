@@ -1408,7 +1408,24 @@ static int materialize_source(struct kb *b, char **ret_tree)
 	int rc;
 
 	if (r->source_kind == KBUILD_SRC_TREE) {
-		*ret_tree = strdup(strchr(b->source_desc, ':') + 1);
+		const char *real = strchr(b->source_desc, ':') + 1;
+		/* The kernel's own test (Makefile, outputmakefile) for out-of-tree builds. */
+		const char *built[] = { ".config", "include/config", "arch/x86/include/generated" };
+		_cleanup_free_ char *where = at(b, r->source_line);
+
+		for (size_t i = 0; i < ARRAY_SIZE(built); i++) {
+			_cleanup_free_ char *p = xasprintf("%s/%s", real, built[i]);
+
+			if (access(p, F_OK) == 0)
+				return fail(b, -EEXIST,
+					    "%s: tree %s was built in place (it has %s), and the "
+					    "kernel refuses out-of-tree builds (O=, as lrubench "
+					    "makes) from such a tree: run 'make mrproper' there, or "
+					    "build the committed branch with 'git = %s' and 'ref = "
+					    "BRANCH', which never touches your tree",
+					    where, real, built[i], real);
+		}
+		*ret_tree = strdup(real);
 		return 0;
 	}
 	dir = xasprintf("%s/src-%.16s", b->cache, id);

@@ -685,13 +685,16 @@ test_kbuild_errors() {
 	expect_err missing "missing\.ini:2: patch $d/nope\.patch: No such file or directory" || return
 	expect_err badpatch "badpatch\.ini:2: patch bad\.patch does not apply to tarball:" "Hunk #1 FAILED" || return
 	expect_err nolrugen "lacks what lrubench needs: CONFIG_LRU_GEN \(not set" || return
+	mkdir -p "$d/intree" && touch "$d/intree/Makefile" "$d/intree/Kconfig" "$d/intree/.config"
+	printf '[source]\ntree = intree\n[config]\nfragment = %s/lrubench.config\n' "$k" > "$d/intree.ini"
+	expect_err intree "intree\.ini:2: tree $d/intree was built in place \(it has \.config\).*make mrproper" || return
 	expect_err broken "broken\.ini: the kernel build failed \('make bzImage' exit 2" \
 		"#error lrubench test: this kernel does not build" "log .*/failed-[0-9a-f]{16}\.log" || return
 	# Builds come before any run: a campaign whose kernel cannot build creates no database.
 	rc=0; $lrb run harness/tests/plans/one.ini --kernel "$d/missing.ini" --db "$tmp/kerr.db" > /dev/null 2> "$d/run.err" || rc=$?
 	[[ $rc == 2 && ! -e $tmp/kerr.db ]] || { bad kbuild-errors "run with an unbuildable kernel: rc $rc, db $(ls "$tmp/kerr.db" 2>&1)"; return; }
 	grep -q 'missing\.ini:2: patch' "$d/run.err" || { bad kbuild-errors "run: $(tail -2 "$d/run.err")"; return; }
-	ok "kbuild-errors: missing patch, patch that does not apply, config without LRU_GEN, failing build: each named, with the log's tail; nothing runs"
+	ok "kbuild-errors: missing patch, patch that does not apply, config without LRU_GEN, a tree built in place, failing build: each named, with the log's tail; nothing runs"
 }
 
 # --- bisect: the first bad commit of a synthetic history on linux-source-6.1 -
