@@ -148,6 +148,25 @@ static void print_wrapped(FILE *out, const char *text, const char *indent, size_
 	fputc('\n', out);
 }
 
+/* "n/c = ... on 6.1.0-57-cloud-amd64:", naming every kernel when variants differ in it. */
+static void print_reasons_head(const struct dataset *ds, FILE *out)
+{
+	bool several = false;
+
+	fprintf(out, "\nn/c = not comparable across classic LRU and MGLRU on %s",
+		*ds->release ? ds->release : "this kernel");
+	for (size_t i = 0; i < ds->nv; i++) {
+		bool seen = !*ds->v[i].release || !strcmp(ds->v[i].release, ds->release);
+
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = !strcmp(ds->v[j].release, ds->v[i].release);
+		if (!seen)
+			fprintf(out, " or %s", ds->v[i].release);
+		several |= !seen;
+	}
+	fprintf(out, "%s:\n", several ? " (a reason's source names its kernel)" : "");
+}
+
 /* The reasons behind the not-comparable marks: each once, after the metrics it covers. */
 static void print_reasons(const struct analysis *an, FILE *out)
 {
@@ -167,8 +186,7 @@ static void print_reasons(const struct analysis *an, FILE *out)
 			continue;
 		done[ndone++] = reason;
 		if (ndone == 1)
-			fprintf(out, "\nn/c = not comparable across classic LRU and MGLRU on %s:\n",
-				*ds->release ? ds->release : "this kernel");
+			print_reasons_head(ds, out);
 		fprintf(out, "  -");
 		for (size_t j = i; j < an->nc; j++) {
 			bool dup = false;

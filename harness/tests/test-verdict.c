@@ -68,6 +68,7 @@ static const struct run_spec runs[] = {
 /* every run's guest.kernel_release; tests of other kernels set it */
 static const char *fixture_release = "6.1.0-57-cloud-amd64";
 static const char *variant_kernel = "6.1 k";
+static const char *cand_release; /* the cand variant's, when not fixture_release */
 static bool with_pgscan; /* also sample vmstat:pgscan_anon */
 
 static char *build_db(void)
@@ -96,7 +97,8 @@ static char *build_db(void)
 		int v = r->variant[0] == 'b' ? 0 : r->variant[0] == 'c' ? 1 : 2;
 
 		assert_int_equal(store__run_add(st, vid[v], r->rep, (int)i, 1, &run), 0);
-		store__run_prov(st, run, "guest.kernel_release", fixture_release);
+		store__run_prov(st, run, "guest.kernel_release",
+				v == 1 && cand_release ? cand_release : fixture_release);
 		assert_int_equal(
 			store__result(st, run, "w", "throughput", r->tput, "ops/s", "higher"), 0);
 		assert_int_equal(store__result(st, run, "w", "lat_p99", r->lat, "ns", "lower"), 0);
@@ -702,6 +704,43 @@ static void test_other_kernel_compare(void **state)
 	assert_int_equal(rename(kept, keep), 0);
 }
 
+/* MGLRU on 6.12 against classic on 6.1: n/c where either kernel says so, both named */
+static void test_two_kernels_compare(void **state)
+{
+	struct verdict_opts o = VERDICT_OPTS_DEFAULT;
+	struct analysis *an = NULL;
+	struct store *st = NULL;
+	_cleanup_free_ char *path = NULL;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	_cleanup_free_ char *keep = xasprintf("%s/c.db", tmpdir);
+	_cleanup_free_ char *kept = xasprintf("%s/c-6.1.db", tmpdir);
+	assert_int_equal(rename(keep, kept), 0);
+	cand_release = "6.12.118+deb12-cloud-amd64";
+	path = build_db();
+	cand_release = NULL;
+	assert_int_equal(store__open(path, &st), 0);
+	assert_int_equal(analysis__run(st, NULL, &o, &an), 0);
+	/* comparable on 6.12, not on the baseline's 6.1: n/c with 6.1's reason */
+	assert_int_equal(find(an, "vmstat:workingset_refault_anon", "cand")->verdict,
+			 VERDICT_NOT_COMPARABLE);
+	analysis__free(an);
+	assert_non_null(f = open_memstream(&out, &len));
+	assert_int_equal(compare_print(st, f, NULL, false) >= 0, 1);
+	fclose(f);
+	assert_non_null(strstr(out, "n/c = not comparable across classic LRU and MGLRU on "
+				    "6.1.0-57-cloud-amd64 or 6.12.118+deb12-cloud-amd64 (a reason's "
+				    "source names its kernel):"));
+	assert_non_null(strstr(out, "[source: linux-source-6.1 (6.1.192) mm/workingset.c"));
+	free(out);
+	store__close(st);
+	unlink(path);
+	assert_int_equal(rename(kept, keep), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -710,6 +749,7 @@ int main(void)
 		cmocka_unit_test(test_incomplete),
 		cmocka_unit_test(test_kernel_lru_grid),
 		cmocka_unit_test(test_other_kernel_compare),
+		cmocka_unit_test(test_two_kernels_compare),
 		cmocka_unit_test(test_reports),
 		cmocka_unit_test(test_noise),
 		cmocka_unit_test(test_balance_sweep),
