@@ -915,7 +915,7 @@ test_kernel_axis() {
 	[[ $lz4 == 8 ]] || { bad kernel-axis "zram compressing with lz4 in $lz4 of 8 runs"; return; }
 	$lrb compare "$db" > "$out/compare.out" 2>&1
 	grep -q '^kernel x LRU: ' "$out/compare.out" &&
-		grep -qE '^mix +majflt +6\.1\.0-[0-9]+-cloud-amd64 ' "$out/compare.out" &&
+		grep -qE '^anon +throughput +6\.1\.0-[0-9]+-cloud-amd64 ' "$out/compare.out" &&
 		grep -qE '^ +6\.12\.[0-9]+\+deb12-cloud-amd64 ' "$out/compare.out" ||
 		{ bad kernel-axis "compare shows no kernel x LRU table: $(grep -A4 'kernel x LRU' "$out/compare.out" | head -8)"; return; }
 	# the campaign's own report (reports/<campaign>/report.md)
