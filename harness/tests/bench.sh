@@ -26,6 +26,8 @@ for iv in 1s 100ms; do
 		AVG(CASE WHEN metric='agent:sample_ns' THEN v END) / 1e6,
 		(SELECT CAST(value AS REAL) FROM run_prov WHERE key='stream.bytes') / 1024.0 / COUNT(DISTINCT seq))
 		FROM v_value"
+	q "$tmp/$iv.db" "SELECT printf('reclaim tracer, part of the agent''s figure: %.3f ms CPU per sample (no reclaim here: the per-record cost is in its own section below)',
+		(MAX(v) - MIN(v)) / 1e6 / (COUNT(DISTINCT seq) - 1)) FROM v_value WHERE metric = 'reclaim:cpu_ns'"
 	q "$tmp/$iv.db" "SELECT printf('shell monitor: %d samples, CPU %.2f ms per sample, %.2f%% of one vCPU; %.2f ms to take a sample (median)',
 		MAX(CASE WHEN key='samples' THEN value END), MAX(CASE WHEN key='cpu_ns_per_sample' THEN value END) / 1e6,
 		MAX(CASE WHEN key='cpu_pct' THEN value END), MAX(CASE WHEN key='lat_p50' THEN value END) / 1e6)
