@@ -90,6 +90,7 @@ struct tracer {
 	struct stall_event *batch;
 	size_t nbatch, cap;
 	void *wrap;
+	bool no_poll; /* a ring's fd reported an error: drained at samples only */
 	uint64_t lost, records, drains, bad_records;
 	int64_t cpu_ns;
 };
@@ -294,7 +295,7 @@ void tracer_drain(struct tracer *t)
 
 size_t tracer_nfds(const struct tracer *t)
 {
-	return t ? t->nrings : 0;
+	return t && !t->no_poll ? t->nrings : 0;
 }
 
 size_t tracer_pollfds(const struct tracer *t, struct pollfd *pfd)
@@ -310,6 +311,16 @@ bool tracer_owns_fd(const struct tracer *t, int fd)
 		if (t->rings[i].fd == fd)
 			return true;
 	return false;
+}
+
+void tracer_poll_error(struct tracer *t, short revents)
+{
+	/* a dead event (its CPU went away) polls ready for ever: stop polling, keep sampling */
+	t->no_poll = true;
+	channel_event(t->a->ch, "error",
+		      "trace reclaim: a ring's fd polled 0x%x; rings are read at each sample only "
+		      "from now on",
+		      (unsigned)revents);
 }
 
 static void emit_hist(const struct loghist *h, const char *scope, const char *path,

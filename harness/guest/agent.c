@@ -189,6 +189,8 @@ static int run(struct agent *a)
 				continue;
 			/* a ring a quarter full: drain it before it overflows */
 			if (tracer_owns_fd(a->tracer, pfd[i].fd)) {
+				if (pfd[i].revents & (POLLERR | POLLHUP | POLLNVAL))
+					tracer_poll_error(a->tracer, pfd[i].revents);
 				tracer_drain(a->tracer);
 				continue;
 			}

@@ -157,6 +157,8 @@ void tracer_free(struct tracer *t);
 size_t tracer_nfds(const struct tracer *t);
 size_t tracer_pollfds(const struct tracer *t, struct pollfd *pfd);
 bool tracer_owns_fd(const struct tracer *t, int fd);
+/* A ring's fd polled POLLERR, POLLHUP or POLLNVAL: its fds leave the poll set. */
+void tracer_poll_error(struct tracer *t, short revents);
 /* Read every ring and pair what was read. */
 void tracer_drain(struct tracer *t);
 /* Drain, then every cumulative value of the reclaim source (PROTOCOL.md). */
