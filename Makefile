@@ -19,14 +19,16 @@ VERSION  := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 CPPFLAGS += -DLRUBENCH_VERSION='"$(VERSION)"'
 
 # Host program: every harness/*.c is a library object but lrubench.c (main).
-HOST_SRCS := $(wildcard harness/*.c) workloads/catalogue.c harness/common/util.c
+# harness/common: shared by the host and the guest agent.
+COMMON_SRCS := harness/common/util.c harness/common/loghist.c harness/common/reclaim-paths.c
+HOST_SRCS := $(wildcard harness/*.c) workloads/catalogue.c $(COMMON_SRCS)
 HOST_OBJS := $(HOST_SRCS:%.c=$(BUILD)/host/%.o)
 HOST_LIB_OBJS := $(filter-out $(BUILD)/host/harness/lrubench.o,$(HOST_OBJS))
 HOST_LDLIBS := -lsqlite3 -lcrypto -lgsl -lgslcblas -lm -llzma -lzstd -lz
 
 # Guest side: static binaries, so the initramfs needs no libraries.
 LIBPERF    := $(BUILD)/libperf
-AGENT_SRCS := $(wildcard harness/guest/*.c) harness/common/util.c
+AGENT_SRCS := $(wildcard harness/guest/*.c) $(COMMON_SRCS)
 AGENT_OBJS := $(AGENT_SRCS:%.c=$(BUILD)/guest/%.o)
 AGENT_LDLIBS := $(LIBPERF)/lib/libperf.a $(LIBPERF)/lib/libapi.a -lcgroup -lpthread
 WL_LIB_SRCS := $(wildcard workloads/lib/*.c) harness/common/util.c
@@ -41,7 +43,9 @@ TEST_BINS := $(TEST_SRCS:harness/tests/%.c=$(BUILD)/tests/%)
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer
 TEST_LIB_OBJS := $(HOST_LIB_OBJS:$(BUILD)/host/%=$(BUILD)/san/%) \
 	$(filter-out %/util.o,$(WL_LIB_OBJS:$(BUILD)/guest/%=$(BUILD)/san/%)) \
-	$(BUILD)/san/harness/guest/procfs-parse.o $(BUILD)/san/harness/guest/agent-conf.o
+	$(BUILD)/san/harness/guest/procfs-parse.o $(BUILD)/san/harness/guest/agent-conf.o \
+	$(BUILD)/san/harness/guest/stall-pair.o $(BUILD)/san/harness/guest/perf-ring.o \
+	$(BUILD)/san/harness/guest/trace-events.o
 
 .PHONY: all deps run check unit integration bench clean fuzz fuzz-build claims
 # Objects are not intermediates to delete: keep them for incremental builds.

@@ -264,6 +264,8 @@ static char *run_conf(struct campaign *c, size_t vi, int64_t run_id, uint64_t se
 	if (p->needs_scratch && v->read_ahead_kb >= 0)
 		fprintf(f, "scratch_read_ahead_kb=%lld\n", (long long)v->read_ahead_kb);
 	fprintf(f, "interval_ms=%llu\n", (unsigned long long)p->interval_ms);
+	if (plan_variant_trace(p, v))
+		fprintf(f, "trace=reclaim\n");
 	for (size_t i = 0; i < p->nmemcgs; i++) {
 		const struct plan_memcg *m = &p->memcgs[i];
 
@@ -1183,6 +1185,8 @@ int campaign_run(struct plan *plan, const struct campaign_opts *o)
 			fprintf(f, " thp=%s", v->thp);
 		if (v->read_ahead_kb >= 0)
 			fprintf(f, " read_ahead_kb=%lld", (long long)v->read_ahead_kb);
+		if (v->trace >= 0)
+			fprintf(f, " trace=%s", v->trace ? "on" : "off");
 		for (size_t j = 0; j < v->nmemcg_files; j++)
 			fprintf(f, " memcg.%s=%s", v->memcg_files[j].key, v->memcg_files[j].value);
 		fclose(f);

@@ -2,6 +2,7 @@
 #include "dataset.h"
 #include "catalogue.h"
 #include "plan.h"
+#include "stall.h"
 #include "store.h"
 #include "util.h"
 
@@ -188,10 +189,60 @@ static enum metric_better better_parse(const char *s)
 				      BETTER_NONE;
 }
 
+/* What a run's counters go into. */
+struct load_ctx {
+	struct dataset *ds;
+	const struct plan *p;
+	size_t vi;
+	int rep;
+	struct stall_run stalls;
+};
+
+/* The row of a counter or derived value of a memcg, a workload or the machine. */
+static void add_value(struct load_ctx *lc, const char *name, const char *scope, int counter,
+		      double x)
+{
+	_cleanup_free_ char *label = NULL, *group = NULL;
+	struct metric_info mi;
+	struct ds_row *r;
+
+	if (metric__lookup(name, &mi) < 0)
+		return;
+	if (!strcmp(scope, "-")) {
+		label = xstrdup(name);
+		group = xstrdup("system");
+	} else {
+		label = xasprintf("%s[%s]", name, scope);
+		/* perf counts a workload; memory.* files and reclaim stalls belong to a memcg */
+		group = !strncmp(name, "perf:", 5) ? xstrdup(scope) : xasprintf("memcg %s", scope);
+	}
+	r = row_get(lc->ds, lc->p, label, name, scope, group, mi.unit, mi.better, false, counter);
+	row_add(lc->ds, r, lc->vi, lc->rep, x);
+}
+
+static void add_counter(void *arg, const char *name, const char *scope, int64_t increase)
+{
+	struct load_ctx *lc = arg;
+	int counter;
+
+	if (stall_run__add(&lc->stalls, name, scope, increase))
+		return;
+	counter = key_counter(name);
+	if (counter >= 0)
+		add_value(lc, name, scope, counter, (double)increase);
+}
+
+static void add_stall(void *arg, const char *metric, const char *scope, double x)
+{
+	add_value(arg, metric, scope, -1, x);
+}
+
 static int load_run(sqlite3 *db, struct dataset *ds, const struct plan *p, size_t vi,
 		    int64_t run_id, int rep)
 {
+	struct load_ctx lc = { .ds = ds, .p = p, .vi = vi, .rep = rep };
 	sqlite3_stmt *q = NULL;
+	int e;
 
 	/* Workload results. */
 	if (sqlite3_prepare_v2(db,
@@ -209,15 +260,70 @@ static int load_run(sqlite3 *db, struct dataset *ds, const struct plan *p, size_
 	}
 	sqlite3_finalize(q);
 
+	/* Counter increases, and the reclaim stall histograms reduced (stall.h). */
+	e = ds_run_increases(db, run_id, "%", add_counter, &lc);
+	if (e == 0)
+		e = stall_run__span(db, run_id, &lc.stalls.seconds);
+	if (e == 0)
+		stall_run__reduce(&lc.stalls, add_stall, &lc);
+	stall_run__clear(&lc.stalls);
+	return e;
+}
+
+static void row_clear(struct ds_row *r)
+{
+	free(r->label);
+	free(r->metric);
+	free(r->scope);
+	free(r->group);
+	free(r->family);
+	free(r->unit);
+	free(r->vals);
+	free(r->reps);
+	free(r->n);
+}
+
+/*
+ * Reclaim stall rows that are 0 in every run (a path never taken: soft
+ * limits on cgroup v2, direct reclaim without global pressure) say nothing:
+ * dropped.
+ */
+static void drop_silent_stalls(struct dataset *ds)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < ds->nrows; i++) {
+		struct ds_row *r = &ds->rows[i];
+		bool silent = !strncmp(r->metric, "reclaim:", 8);
+
+		for (size_t v = 0; v < ds->nv && silent; v++)
+			for (size_t k = 0; k < r->n[v] && silent; k++)
+				silent = ds_vals(ds, r, v)[k] == 0;
+		if (silent)
+			row_clear(r);
+		else
+			ds->rows[kept++] = *r;
+	}
+	ds->nrows = kept;
+}
+
+int ds_run_increases(sqlite3 *db, int64_t run_id, const char *name_like, ds_increase_fn fn,
+		     void *arg)
+{
+	sqlite3_stmt *q = NULL;
+	int rc;
+
 	/*
-	 * Counter increases: last sample minus first, per scope. A counter that
-	 * first appears after the run's first sample (a workload's perf
-	 * counters, which start at zero when it starts) counts from zero.
+	 * Last sample minus first, per scope. A counter that first appears
+	 * after the run's first sample (a workload's perf counters, which start
+	 * at zero when it starts) counts from zero.
 	 */
 	if (sqlite3_prepare_v2(
 		    db,
 		    "WITH b AS (SELECT metric_id, scope_id, MIN(seq) AS s0, MAX(seq) AS s1 "
-		    "           FROM value WHERE run_id = ?1 GROUP BY metric_id, scope_id) "
+		    "           FROM value WHERE run_id = ?1 AND metric_id IN "
+		    "             (SELECT id FROM metric WHERE name LIKE ?2) "
+		    "           GROUP BY metric_id, scope_id) "
 		    "SELECT m.name, sc.name, "
 		    "  (SELECT v FROM value WHERE run_id = ?1 AND seq = b.s1 "
 		    "     AND metric_id = b.metric_id AND scope_id = b.scope_id) - "
@@ -229,29 +335,11 @@ static int load_run(sqlite3 *db, struct dataset *ds, const struct plan *p, size_
 		    -1, &q, NULL) != SQLITE_OK)
 		return -EIO;
 	sqlite3_bind_int64(q, 1, run_id);
-	while (sqlite3_step(q) == SQLITE_ROW) {
-		const char *name = text(q, 0), *scope = text(q, 1);
-		_cleanup_free_ char *label = NULL, *group = NULL;
-		int counter = key_counter(name);
-		struct metric_info mi;
-		struct ds_row *r;
-
-		if (counter < 0 || metric__lookup(name, &mi) < 0)
-			continue;
-		if (!strcmp(scope, "-")) {
-			label = xstrdup(name);
-			group = xstrdup("system");
-		} else {
-			label = xasprintf("%s[%s]", name, scope);
-			/* perf counts a workload; memory.* files belong to a memcg */
-			group = !strncmp(name, "perf:", 5) ? xstrdup(scope) :
-							     xasprintf("memcg %s", scope);
-		}
-		r = row_get(ds, p, label, name, scope, group, mi.unit, mi.better, false, counter);
-		row_add(ds, r, vi, rep, (double)sqlite3_column_int64(q, 2));
-	}
+	sqlite3_bind_text(q, 2, name_like, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		fn(arg, text(q, 0), text(q, 1), sqlite3_column_int64(q, 2));
 	sqlite3_finalize(q);
-	return 0;
+	return rc == SQLITE_DONE ? 0 : -EIO;
 }
 
 static int load_variants(struct store *st, struct dataset *ds, const char *baseline)
@@ -432,6 +520,7 @@ int dataset__load(struct store *st, const char *baseline, struct dataset **ret)
 		r = load_failures(db, ds);
 	if (r < 0)
 		return r;
+	drop_silent_stalls(ds);
 	if (!ds->release)
 		ds->release = xstrdup("");
 	for (size_t i = 0; i < ds->nv; i++)
@@ -455,19 +544,8 @@ void dataset__free(struct dataset *ds)
 {
 	if (!ds)
 		return;
-	for (size_t i = 0; i < ds->nrows; i++) {
-		struct ds_row *r = &ds->rows[i];
-
-		free(r->label);
-		free(r->metric);
-		free(r->scope);
-		free(r->group);
-		free(r->family);
-		free(r->unit);
-		free(r->vals);
-		free(r->reps);
-		free(r->n);
-	}
+	for (size_t i = 0; i < ds->nrows; i++)
+		row_clear(&ds->rows[i]);
 	for (size_t i = 0; i < ds->nv; i++) {
 		free(ds->v[i].name);
 		free(ds->v[i].lru);

@@ -163,6 +163,31 @@ static const struct metric_info metric_table[] = {
 	{ "perf:context-switches", "events", C, B_NONE, "context switches of the workload" },
 	{ "perf:*", "events", C, B_NONE, "perf counter of the workload" },
 
+	/* reclaim: periods between a path's begin and end tracepoints (reclaim-paths.c,
+	 * agent-trace.c); KEY is PART.PATH, PATH direct, memcg, softlimit or kswapd */
+	{ "reclaim:count.*", "events", C, B_LOW,
+	  "reclaim periods that ended (a task's stall; kswapd: wake to sleep)" },
+	{ "reclaim:total_ns.*", "ns", C, B_LOW, "time the reclaim periods took, summed" },
+	{ "reclaim:hist.*", "events", C, B_NONE,
+	  "reclaim periods whose duration falls in the bucket starting at the key's last number "
+	  "(ns; log-linear, 8 buckets per octave)" },
+	{ "reclaim:p50_ns.*", "ns", G, B_LOW,
+	  "median duration of the run's reclaim periods (from its histogram)" },
+	{ "reclaim:p99_ns.*", "ns", G, B_LOW,
+	  "99th percentile of the run's reclaim period durations (from its histogram)" },
+	{ "reclaim:p999_ns.*", "ns", G, B_LOW,
+	  "99.9th percentile of the run's reclaim period durations (from its histogram)" },
+	{ "reclaim:per_s.*", "1/s", G, B_LOW, "reclaim periods per second of the run" },
+	{ "reclaim:records", "events", C, B_NONE, "tracepoint records the agent read" },
+	{ "reclaim:lost", "events", C, B_LOW, "tracepoint records lost to a full ring buffer" },
+	{ "reclaim:unpaired", "events", C, B_LOW,
+	  "records without their begin or end (lost, or before tracing began)" },
+	{ "reclaim:bad_records", "events", C, B_LOW, "ring records the agent could not read" },
+	{ "reclaim:drains", "events", C, B_NONE, "times the agent read the rings" },
+	{ "reclaim:open", "events", G, B_NONE, "reclaim periods begun and not ended at the sample" },
+	{ "reclaim:cpu_ns", "ns", C, B_LOW,
+	  "CPU time the guest agent spent reading the rings and pairing records" },
+
 	{ "agent:cpu_ns", "ns", C, B_LOW, "CPU time of the guest agent (measurement overhead)" },
 	{ "agent:sample_ns", "ns", G, B_LOW, "time spent taking this sample" },
 	{ "agent:*", "ns", C, B_NONE, "guest agent bookkeeping" },
@@ -178,6 +203,7 @@ static const struct metric_info default_rules[] = {
 	{ "psi.*", "us", C, B_LOW, "pressure stall time" },
 	{ "kswapd", "ns", C, B_LOW, "kswapd time" },
 	{ "perf", "events", C, B_NONE, "perf counter" },
+	{ "reclaim", "events", C, B_NONE, "reclaim tracer value" },
 	{ "agent", "ns", C, B_NONE, "guest agent bookkeeping" },
 };
 

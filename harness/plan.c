@@ -112,6 +112,15 @@ static int set_int(struct parser *ps, int *dst, const char *k, const char *v, in
 	return 0;
 }
 
+/* "on" or "off" into *dst (1, 0). */
+static int set_on_off(struct parser *ps, int *dst, const char *k, const char *v)
+{
+	if (strcmp(v, "on") && strcmp(v, "off"))
+		return fail(ps, "bad value '%s' for '%s' (on or off)", v, k);
+	*dst = !strcmp(v, "on");
+	return 0;
+}
+
 static bool thp_ok(const char *v)
 {
 	return !strcmp(v, "never") || !strcmp(v, "always") || !strcmp(v, "madvise");
@@ -205,6 +214,13 @@ static int guest_key(struct parser *ps, const char *k, const char *v)
 	}
 	if (!strcmp(k, "cmdline"))
 		return set_str(ps, &p->cmdline, k, v);
+	if (!strcmp(k, "trace")) {
+		int on = 0;
+		int r = set_on_off(ps, &on, k, v);
+
+		p->trace = on;
+		return r;
+	}
 	return fail(ps, "unknown key '%s' in [guest]", k);
 }
 
@@ -280,6 +296,8 @@ static int variant_knob(struct parser *ps, struct plan_variant *var, const char 
 		var->read_ahead_line = ps->line;
 		return r;
 	}
+	if (!strcmp(k, "trace"))
+		return set_on_off(ps, &var->trace, k, v);
 	if (!strncmp(k, "sysctl.", 7) && k[7]) {
 		_cleanup_free_ char *path = xstrdup(k + 7);
 
@@ -367,7 +385,7 @@ static int variant_sweep(struct parser *ps, struct plan_variant *var, const char
 		return fail(ps, "empty value in the list '%s' for '%s'", v, k);
 	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		struct plan_variant tmp = { .name = var->name, .min_ttl_ms = -1,
-					    .read_ahead_kb = -1 };
+					    .read_ahead_kb = -1, .trace = -1 };
 		char *val = strstrip(tok);
 		int r;
 
@@ -552,7 +570,7 @@ static int section_start(struct parser *ps, char *hdr)
 				return fail(ps, "duplicate [variant %s]", name);
 		p->variants = xrealloc(p->variants, p->nvariants + 1, sizeof(*p->variants));
 		p->variants[p->nvariants++] = (struct plan_variant){
-			.name = xstrdup(name), .min_ttl_ms = -1, .read_ahead_kb = -1,
+			.name = xstrdup(name), .min_ttl_ms = -1, .read_ahead_kb = -1, .trace = -1,
 			.kernel = xstrdup("debian"), .lru = xstrdup("classic"),
 		};
 		ps->sec = SEC_VARIANT;
@@ -835,6 +853,11 @@ const char *plan_variant_thp(const struct plan *p, const struct plan_variant *v)
 	return v->thp ? v->thp : p->thp;
 }
 
+bool plan_variant_trace(const struct plan *p, const struct plan_variant *v)
+{
+	return v->trace >= 0 ? v->trace : p->trace;
+}
+
 uint64_t plan_scratch_bytes(const struct plan *p)
 {
 	uint64_t auto_bytes = 4 * p->mem_bytes;
@@ -857,6 +880,7 @@ int plan__parse(const char *path, const char *text, struct plan **ret, char **re
 		.repetitions = 2, .retries = 1, .seed = 1, .interval_ms = 1000, .timeout_ms = 600000,
 		.mem_bytes = 1ull << 30, .cpus = 2, .swap = xstrdup("zram"),
 		.swap_bytes = 1ull << 30, .thp = xstrdup("never"), .cmdline = xstrdup(""),
+		.trace = true,
 	};
 	for (line = copy; line && r == 0; line = next) {
 		char *eq, *k, *v;

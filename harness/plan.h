@@ -4,9 +4,11 @@
  *
  *   [campaign]        name, repetitions (N or auto), min_repetitions, max_repetitions,
  *                     max_time, seed, interval, timeout, baseline, retries, warmup
- *   [guest]           memory, cpus, swap, swap_size, zram_comp, thp, cmdline, scratch_size
- *   [variant NAME]    kernel, lru, min_ttl_ms, thp, read_ahead_kb, sysctl.<path>, config,
- *                     modules, memcg.<memcg>.<file> (this variant's value of a [memcg] file)
+ *   [guest]           memory, cpus, swap, swap_size, zram_comp, thp, cmdline, scratch_size,
+ *                     trace (on: reclaim stall histograms from the vmscan tracepoints)
+ *   [variant NAME]    kernel, lru, min_ttl_ms, thp, read_ahead_kb, trace, sysctl.<path>,
+ *                     config, modules, memcg.<memcg>.<file> (this variant's value of a
+ *                     [memcg] file)
  *   [memcg NAME]      any memory.* control file, e.g. memory.max = 256M
  *   [workload NAME]   type (a catalogue workload), memcg, start, then its parameters
  *
@@ -57,6 +59,7 @@ struct plan_variant {
 	char *thp;	      /* NULL: the guest's */
 	int64_t read_ahead_kb; /* of the scratch disk; -1 = the kernel's default */
 	int read_ahead_line;
+	int trace;	       /* 1 on, 0 off, -1 the guest's */
 	struct plan_sweep *sweeps; /* only while parsing: expanded by plan__parse */
 	size_t nsweeps;
 };
@@ -104,6 +107,7 @@ struct plan {
 	char *zram_comp;
 	char *thp;
 	char *cmdline;
+	bool trace; /* reclaim stall histograms (agent-trace.c); a variant may say otherwise */
 	char *remap; /* what plan__remap applied after parsing, or NULL */
 	uint64_t scratch_bytes; /* scratch disk size; 0 = max(2G, 4 x memory) */
 	bool needs_scratch;	/* some workload has files: a scratch disk per run */
@@ -136,6 +140,8 @@ int plan__remap(struct plan *p, const char *text, char **ret_err);
 const char *plan_variant_memcg(const struct plan_variant *v, const char *memcg, const char *file);
 /* The THP mode of variant v: its own or the guest's. */
 const char *plan_variant_thp(const struct plan *p, const struct plan_variant *v);
+/* Whether variant v's runs trace reclaim: its own trace or the guest's. */
+bool plan_variant_trace(const struct plan *p, const struct plan_variant *v);
 /* The scratch disk size of the plan. */
 uint64_t plan_scratch_bytes(const struct plan *p);
 

@@ -48,5 +48,7 @@ int plot_heatmap(struct plot_ctx *pc);
 int plot_timeseries(struct plot_ctx *pc);
 int plot_generations(struct plot_ctx *pc);
 int plot_balance(struct plot_ctx *pc);
+int plot_stall_cdf(struct plot_ctx *pc);
+int plot_stall_heatmap(struct plot_ctx *pc);
 
 #endif

@@ -30,6 +30,12 @@ static const struct {
 	{ { "balance", "anon/file share of reclaim per variant, and against swappiness when "
 		       "the variants sweep it" },
 	  plot_balance },
+	{ { "stall-cdf", "reclaim stall latency CDF per variant and reclaim path, for the whole "
+			 "guest and each memcg (vmscan tracepoints)" },
+	  plot_stall_cdf },
+	{ { "stall-heatmap", "per variant: reclaim stalls over time by duration (octaves), "
+			     "stalls per run in each cell" },
+	  plot_stall_heatmap },
 };
 
 const struct plot_kind *plot__kinds(size_t *ret_n)

@@ -529,6 +529,8 @@ int report_html(const struct report *rp, FILE *f)
 		{ "timeseries", "timeseries", "Over time" },
 		{ "generations", "generations", "MGLRU generations" },
 		{ "balance", "balance", "Reclaim balance, anon and file" },
+		{ "stalls", "stall-cdf", "Reclaim stall latency" },
+		{ "stalls-over-time", "stall-heatmap", "Reclaim stalls over time" },
 	};
 
 	fprintf(f,
@@ -547,7 +549,8 @@ int report_html(const struct report *rp, FILE *f)
 	escape_xml(f, *rp->an->ds->release ? rp->an->ds->release : "unknown");
 	fprintf(f, ".</p>\n<nav><a href=\"#claims\">claims</a><a href=\"#verdicts\">verdicts</a><a href=\"#heatmap\">heatmap</a>"
 		   "<a href=\"#timeseries\">over time</a><a href=\"#generations\">generations</a>"
-		   "<a href=\"#balance\">balance</a><a href=\"#runs\">runs</a>"
+		   "<a href=\"#balance\">balance</a><a href=\"#stalls\">stalls</a>"
+		   "<a href=\"#runs\">runs</a>"
 		   "<a href=\"#provenance\">provenance</a></nav>\n");
 	if (rp->plots_rc == -ENOENT)
 		fprintf(f,

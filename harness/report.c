@@ -169,6 +169,95 @@ static void md_claims(const struct report *rp, FILE *f)
 	fprintf(f, "\n");
 }
 
+/* A duration in ns as "850 us", "4.42 ms", "1.20 s"; "-" for NAN. */
+static void fmt_ns(char *buf, size_t len, double ns)
+{
+	if (isnan(ns))
+		snprintf(buf, len, "-");
+	else if (ns >= 1e9)
+		snprintf(buf, len, "%.2f s", ns / 1e9);
+	else if (ns >= 1e6)
+		snprintf(buf, len, "%.2f ms", ns / 1e6);
+	else
+		snprintf(buf, len, "%.0f us", ns / 1e3);
+}
+
+/* The mean of a dataset row for variant v, NAN without the row or values. */
+static double row_mean(const struct dataset *ds, const char *label, size_t v)
+{
+	for (size_t i = 0; i < ds->nrows; i++) {
+		const struct ds_row *r = &ds->rows[i];
+		double sum = 0;
+
+		if (strcmp(r->label, label))
+			continue;
+		for (size_t k = 0; k < r->n[v]; k++)
+			sum += ds_vals(ds, r, v)[k];
+		return r->n[v] ? sum / (double)r->n[v] : NAN;
+	}
+	return NAN;
+}
+
+/*
+ * Reclaim stalls: each variant's mean quantiles and rate per scope and
+ * path, the CDF plots inline, and why runs were not traced.
+ */
+static void md_stalls(const struct report *rp, FILE *f)
+{
+	const struct dataset *ds = rp->an->ds;
+	sqlite3_stmt *q = NULL;
+	bool any = false;
+
+	fprintf(f, "## Reclaim stalls\n\n");
+	for (size_t i = 0; i < ds->nrows; i++) {
+		const struct ds_row *r = &ds->rows[i];
+		const char *path;
+
+		if (strncmp(r->metric, "reclaim:p99_ns.", 15))
+			continue;
+		path = r->metric + 15;
+		if (!any)
+			fprintf(f, "Periods between each reclaim path's begin and end tracepoints (means "
+				   "over the measured runs; `-` is every task of the guest):\n\n"
+				   "| scope | path | variant | p50 | p99 | p99.9 | per second |\n"
+				   "|---|---|---|---|---|---|---|\n");
+		any = true;
+		for (size_t v = 0; v < ds->nv; v++) {
+			_cleanup_free_ char *suffix = strcmp(r->scope, "-") ?
+								xasprintf("[%s]", r->scope) :
+								xstrdup("");
+			_cleanup_free_ char *l50 = xasprintf("reclaim:p50_ns.%s%s", path, suffix);
+			_cleanup_free_ char *l999 = xasprintf("reclaim:p999_ns.%s%s", path, suffix);
+			_cleanup_free_ char *lps = xasprintf("reclaim:per_s.%s%s", path, suffix);
+			char p50[24], p99[24], p999[24], ps[24];
+
+			fmt_ns(p50, sizeof(p50), row_mean(ds, l50, v));
+			fmt_ns(p99, sizeof(p99), row_mean(ds, r->label, v));
+			fmt_ns(p999, sizeof(p999), row_mean(ds, l999, v));
+			fmt_num(ps, sizeof(ps), row_mean(ds, lps, v));
+			fprintf(f, "| %s | %s | %s%s | %s | %s | %s | %s |\n", r->scope, path,
+				ds->v[v].name, v == ds->base ? "*" : "", p50, p99, p999, ps);
+		}
+	}
+	if (!any)
+		fprintf(f, "No reclaim period was traced in this campaign.\n");
+	fprintf(f, "\n");
+	for (size_t i = 0; i < rp->plots.n; i++)
+		if (!strcmp(rp->plots.img[i].kind, "stall-cdf") ||
+		    !strcmp(rp->plots.img[i].kind, "stall-heatmap"))
+			fprintf(f, "![%s](plots/%s.svg)\n\n", rp->plots.img[i].title,
+				rp->plots.img[i].name);
+	if (sqlite3_prepare_v2(store__db(rp->st),
+			       "SELECT text, COUNT(*) FROM event WHERE kind = 'skip' AND text LIKE "
+			       "'trace reclaim%' GROUP BY text ORDER BY MIN(id)",
+			       -1, &q, NULL) != SQLITE_OK)
+		return;
+	while (sqlite3_step(q) == SQLITE_ROW)
+		fprintf(f, "- skipped in %d run(s): %s\n", sqlite3_column_int(q, 1),
+			(const char *)sqlite3_column_text(q, 0));
+	sqlite3_finalize(q);
+}
+
 static int write_md(const struct report *rp, const char *path)
 {
 	_cleanup_fclose_ FILE *f = fopen(path, "we");
@@ -191,7 +280,8 @@ static int write_md(const struct report *rp, const char *path)
 	fprintf(f, "```\n\n");
 	if (rp->nz)
 		md_noise(rp, f);
-	fprintf(f, "## Plots\n\n");
+	md_stalls(rp, f);
+	fprintf(f, "\n## Plots\n\n");
 	if (rp->plots_rc == -ENOENT)
 		fprintf(f, "gnuplot was not found: no plots.\n\n");
 	for (size_t i = 0; i < rp->plots.n; i++)

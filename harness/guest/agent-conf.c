@@ -166,6 +166,16 @@ static int set_final_dump(struct agent_conf *c, const struct conf_key *k, const 
 	return 0;
 }
 
+/* trace=NAME, repeatable: the tracers to run (only "reclaim" so far). */
+static int add_trace(struct agent_conf *c, const struct conf_key *k, const char *value)
+{
+	(void)k;
+	if (strcmp(value, "reclaim"))
+		return -EINVAL;
+	c->trace_reclaim = true;
+	return 0;
+}
+
 static int set_fault(struct agent_conf *c, const struct conf_key *k, const char *value)
 {
 	(void)k;
@@ -293,6 +303,7 @@ static const struct conf_key conf_keys[] = {
 	{ "fault", set_fault, 0, 0, 0 },
 	{ "fault_at_ms", set_u64, FIELD(fault_at_ms), 0, UINT32_MAX },
 	{ "final_dump", set_final_dump, 0, 0, 0 },
+	{ "trace", add_trace, 0, 0, 0 },
 };
 #undef FIELD
 

@@ -60,6 +60,7 @@ struct agent_conf {
 	enum fault_kind fault;
 	uint64_t fault_at_ms;
 	bool final_dump;
+	bool trace_reclaim;	/* trace=reclaim: stall histograms from the vmscan tracepoints */
 
 	/* "run.conf:LINE: what" for each problem found, in line order (problems
 	 * of the file as a whole last). */

@@ -126,7 +126,8 @@ static int run(struct agent *a)
 	const struct agent_conf *c = a->conf;
 	int64_t interval = (int64_t)c->interval_ms * NS_PER_MS;
 	_cleanup_close_ int tfd = -1, sfd = -1;
-	_cleanup_free_ struct pollfd *pfd = xcalloc(2 + a->n_wls, sizeof(*pfd));
+	_cleanup_free_ struct pollfd *pfd =
+		xcalloc(2 + a->n_wls + tracer_nfds(a->tracer), sizeof(*pfd));
 	struct run_state rs = { 0 };
 	struct itimerspec its;
 	sigset_t chld;
@@ -174,6 +175,7 @@ static int run(struct agent *a)
 		for (size_t i = 0; i < a->n_wls; i++)
 			if (a->wls[i].out_fd >= 0)
 				pfd[n++] = (struct pollfd){ .fd = a->wls[i].out_fd, .events = POLLIN };
+		n += tracer_pollfds(a->tracer, pfd + n);
 		if (poll(pfd, n, timeout) < 0) {
 			int r = -errno;
 
@@ -185,6 +187,13 @@ static int run(struct agent *a)
 		for (size_t i = 2; i < n; i++) {
 			if (!pfd[i].revents)
 				continue;
+			/* a ring a quarter full: drain it before it overflows */
+			if (tracer_owns_fd(a->tracer, pfd[i].fd)) {
+				if (pfd[i].revents & (POLLERR | POLLHUP | POLLNVAL))
+					tracer_poll_error(a->tracer, pfd[i].revents);
+				tracer_drain(a->tracer);
+				continue;
+			}
 			for (size_t j = 0; j < a->n_wls; j++)
 				if (a->wls[j].out_fd == pfd[i].fd)
 					workload_read_output(a, &a->wls[j]);
@@ -281,6 +290,8 @@ int main(int argc, char **argv)
 		agent_poweroff(&a, "setup-error");
 
 	a.sample_lru_gen = a.conf->lru_enabled && access(LRU_GEN_DEBUGFS, R_OK) == 0;
+	if (a.conf->trace_reclaim)
+		tracer_start(&a, &a.tracer);
 	r = sampler_new(&a, &a.sampler);
 	if (r < 0) {
 		channel_event(a.ch, "error", "sampler: %s", strerror(-r));

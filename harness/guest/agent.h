@@ -13,7 +13,11 @@
  *   agent-workload.c  fork/exec into a memcg, output, reaping
  *   agent-perf.c      per-workload counters through libperf
  *   agent-fault.c     fault injection for the host's tests
+ *   agent-trace.c     reclaim latency from the vmscan tracepoints
  *   sampler.c         the table of sampled sources
+ * and the pure parts the unit tests reach: procfs-parse.c, agent-conf.c,
+ * perf-ring.c (perf ring records), stall-pair.c (pairing, histograms),
+ * trace-events.c (tracepoint ids).
  */
 #ifndef LRUBENCH_AGENT_H
 #define LRUBENCH_AGENT_H
@@ -36,6 +40,8 @@
 struct channel;
 struct sampler;
 struct perf_counters;
+struct tracer;
+struct pollfd;
 
 struct memcg {
 	const struct conf_memcg *conf;
@@ -65,6 +71,7 @@ struct agent {
 	struct workload *wls;
 	size_t n_wls;
 	struct sampler *sampler;
+	struct tracer *tracer;	/* NULL: reclaim not traced */
 	bool sample_lru_gen;	/* lru_gen g lines: debugfs file present, lru_enabled != 0 */
 	char kernel_release[65];
 };
@@ -141,6 +148,22 @@ typedef void (*perf_counter_fn)(void *arg, const char *name, uint64_t value);
 int perf_counters_read(struct perf_counters *pc, perf_counter_fn fn, void *arg);
 void perf_counters_free(struct perf_counters *pc);
 void perf_setup_logging(void);
+
+/* agent-trace.c: stall histograms from the vmscan tracepoints. A kernel
+ * without them gets a skip event and *ret = NULL; 0 either way. */
+int tracer_start(struct agent *a, struct tracer **ret);
+void tracer_free(struct tracer *t);
+/* The fds that poll readable when a ring fills (t may be NULL: none). */
+size_t tracer_nfds(const struct tracer *t);
+size_t tracer_pollfds(const struct tracer *t, struct pollfd *pfd);
+bool tracer_owns_fd(const struct tracer *t, int fd);
+/* A ring's fd polled POLLERR, POLLHUP or POLLNVAL: its fds leave the poll set. */
+void tracer_poll_error(struct tracer *t, short revents);
+/* Read every ring and pair what was read. */
+void tracer_drain(struct tracer *t);
+/* Drain, then every cumulative value of the reclaim source (PROTOCOL.md). */
+typedef void (*tracer_value_fn)(void *arg, const char *scope, const char *key, int64_t value);
+void tracer_emit(struct tracer *t, tracer_value_fn fn, void *arg);
 
 /* sampler.c */
 int sampler_new(struct agent *a, struct sampler **ret);

@@ -179,6 +179,28 @@ static void emit_perf(struct sampler *s, struct instance *in, const char *buf, s
 		perf_counters_read(in->w->perf, perf_value, ctx);
 }
 
+static void reclaim_value(void *arg, const char *scope, const char *key, int64_t v)
+{
+	struct sampler *s = arg;
+
+	if (channel_value(s->a->ch, "reclaim", scope, key, strlen(key), v))
+		s->count++;
+}
+
+/* Stall histograms per memcg and path, from the tracer's rings (agent-trace.c). */
+static void emit_reclaim(struct sampler *s, struct instance *in, const char *buf, size_t len)
+{
+	(void)in;
+	(void)buf;
+	(void)len;
+	tracer_emit(s->a->tracer, reclaim_value, s);
+}
+
+static bool want_reclaim(const struct agent *a)
+{
+	return a->tracer;
+}
+
 /* Last row: the agent's own cost, this sample's included. */
 static void emit_agent(struct sampler *s, struct instance *in, const char *buf, size_t len)
 {
@@ -203,6 +225,7 @@ static const struct source sources[] = {
 	{ "kswapd", SCOPE_SYSTEM, NULL, NULL, emit_kswapd },
 	{ "lru_gen", SCOPE_SYSTEM, LRU_GEN_DEBUGFS, want_lru_gen, emit_lru_gen },
 	{ "perf", SCOPE_WORKLOAD, NULL, NULL, emit_perf },
+	{ "reclaim", SCOPE_SYSTEM, NULL, want_reclaim, emit_reclaim },
 	{ "agent", SCOPE_SYSTEM, NULL, NULL, emit_agent },
 };
 

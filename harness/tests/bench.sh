@@ -26,6 +26,8 @@ for iv in 1s 100ms; do
 		AVG(CASE WHEN metric='agent:sample_ns' THEN v END) / 1e6,
 		(SELECT CAST(value AS REAL) FROM run_prov WHERE key='stream.bytes') / 1024.0 / COUNT(DISTINCT seq))
 		FROM v_value"
+	q "$tmp/$iv.db" "SELECT printf('reclaim tracer, part of the agent''s figure: %.3f ms CPU per sample (no reclaim here: the per-record cost is in its own section below)',
+		(MAX(v) - MIN(v)) / 1e6 / (COUNT(DISTINCT seq) - 1)) FROM v_value WHERE metric = 'reclaim:cpu_ns'"
 	q "$tmp/$iv.db" "SELECT printf('shell monitor: %d samples, CPU %.2f ms per sample, %.2f%% of one vCPU; %.2f ms to take a sample (median)',
 		MAX(CASE WHEN key='samples' THEN value END), MAX(CASE WHEN key='cpu_ns_per_sample' THEN value END) / 1e6,
 		MAX(CASE WHEN key='cpu_pct' THEN value END), MAX(CASE WHEN key='lat_p50' THEN value END) / 1e6)
@@ -61,6 +63,31 @@ awk '$2 ~ /^[0-9]+$/ && $6 ~ /%$/ && $7 ~ /%$/ { b[nb++] = $6 + 0; a[na++] = $7 
 		return n ? (n % 2 ? x[int(n / 2)] : (x[n / 2 - 1] + x[n / 2]) / 2) : 0 }
 	END { printf "all %d rows: median MDE before %.1f%% (Welch, 2 runs a side, alpha 0.05), after %.1f%% (paired, %s blocks, key level)\n", nb, median(b, nb), median(a, na), blocks }' \
 	blocks="$(q "$tmp/aa.db" "SELECT MAX(blocks) FROM noise")" "$tmp/aa.out"
+
+echo "== the reclaim tracer: its CPU in the guest beside the sampler's, and an A/A with and without tracing"
+# The quick plan's workloads under the classic LRU, untraced (baseline) against traced,
+# 4 blocks; its noise floor is the quick plan's A/A above (traced, as plans are by default).
+awk '/^\[variant / { skip = 1; next } /^\[/ { skip = 0 } skip { next }
+	/^name = / { print "name = trace-aa"; next } /^baseline = / { print "baseline = untraced"; next }
+	{ print } END { print "\n[variant untraced]\nlru = classic\ntrace = off\n\n[variant traced]\nlru = classic\ntrace = on" }' \
+	workloads/plans/quick.ini > "$tmp/trace-aa.ini"
+rc=0
+$build/lrubench run "$tmp/trace-aa.ini" --reps 4 --db "$tmp/trace-aa.db" > /dev/null 2> "$tmp/trace-aa.err" || rc=$?
+((rc <= 1)) || { tail -5 "$tmp/trace-aa.err"; exit 1; }
+q "$tmp/trace-aa.db" "WITH d AS (SELECT x.run_id, x.metric, MAX(x.v) - MIN(x.v) AS inc, COUNT(DISTINCT x.seq) - 1 AS n,
+		(MAX(x.t_ns) - MIN(x.t_ns)) / 1e9 AS s FROM v_value x JOIN run r ON r.id = x.run_id JOIN variant v ON v.id = r.variant_id
+		WHERE v.name = 'traced' AND r.status = 'completed' AND x.metric IN ('reclaim:cpu_ns', 'reclaim:records', 'reclaim:lost', 'agent:cpu_ns')
+		GROUP BY x.run_id, x.metric)
+	SELECT printf('tracer: %.3f ms CPU per sample, %.1f us per record (%.0f records/s, %d lost) beside the whole agent''s %.2f ms per sample, tracer included (%d traced runs)',
+		SUM(CASE WHEN metric = 'reclaim:cpu_ns' THEN inc END) / 1e6 / SUM(CASE WHEN metric = 'reclaim:cpu_ns' THEN n END),
+		SUM(CASE WHEN metric = 'reclaim:cpu_ns' THEN inc END) / 1e3 / SUM(CASE WHEN metric = 'reclaim:records' THEN inc END),
+		SUM(CASE WHEN metric = 'reclaim:records' THEN inc END) / SUM(CASE WHEN metric = 'reclaim:records' THEN s END),
+		SUM(CASE WHEN metric = 'reclaim:lost' THEN inc END),
+		SUM(CASE WHEN metric = 'agent:cpu_ns' THEN inc END) / 1e6 / SUM(CASE WHEN metric = 'agent:cpu_ns' THEN n END),
+		COUNT(DISTINCT run_id)) FROM d"
+# traced against untraced, every key metric, with the A/A's minimum detectable effect beside
+$build/lrubench report "$tmp/trace-aa.db" --noise "$tmp/aa.db" > /dev/null 2>&1 || true
+$build/lrubench compare --all "$tmp/trace-aa.db" 2> /dev/null | awk '/^metric +key/ { on = 1 } on && ($1 == "metric" || $2 == "key") { print } /^\* baseline/ { exit }'
 
 echo "== merge: 8 shards of real runs (the -j 1 campaign's database relabelled as repetitions 4k..4k+3)"
 for k in 0 1 2 3 4 5 6 7; do

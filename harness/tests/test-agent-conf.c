@@ -90,12 +90,31 @@ static void test_readback(void **state)
 	agent_conf_free(c);
 }
 
+static void test_trace(void **state)
+{
+	struct agent_conf *c = parse("run=1\ntrace=reclaim\n");
+
+	(void)state;
+	assert_int_equal(c->n_errors, 0);
+	assert_true(c->trace_reclaim);
+	agent_conf_free(c);
+	c = parse("run=1\n");
+	assert_false(c->trace_reclaim);
+	agent_conf_free(c);
+	c = parse("trace=everything\n");
+	assert_int_equal(c->n_errors, 1);
+	assert_string_equal(c->errors[0], "run.conf:1: bad value for 'trace': 'everything'");
+	assert_false(c->trace_reclaim);
+	agent_conf_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_disks),
 		cmocka_unit_test(test_disk_errors),
 		cmocka_unit_test(test_readback),
+		cmocka_unit_test(test_trace),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

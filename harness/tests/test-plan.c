@@ -167,6 +167,8 @@ static const struct {
 	  "bad.ini:2: read_ahead_kb applies to the scratch disk, which no workload of this plan "
 	  "uses" },
 	{ "[guest]\nscratch_size = 1M\n", "bad.ini:2: scratch_size '1M' is below 64M" },
+	{ "[guest]\ntrace = yes\n", "bad.ini:2: bad value 'yes' for 'trace' (on or off)" },
+	{ "[variant a]\ntrace = reclaim\n", "bad.ini:2: bad value 'reclaim' for 'trace' (on or off)" },
 	{ "[campaign]\nrepetitions = sometimes\n",
 	  "bad.ini:2: bad value 'sometimes' for 'repetitions' (an integer from 1 to 1000)" },
 	{ "[campaign]\nrepetitions = 3\nmax_repetitions = 6\n[variant a]\n[memcg m]\n"
@@ -310,6 +312,29 @@ static void test_disk_needs(void **state)
 	plan__free(p);
 }
 
+/* Reclaim tracing: on unless [guest] says off; a variant's own setting wins. */
+static void test_trace(void **state)
+{
+	struct plan *p = NULL;
+	char *err = NULL;
+
+	(void)state;
+	if (plan__parse("t.ini", "[variant a]\n[memcg m]\n[workload w]\ntype = anon-zipf\n"
+				 "memcg = m\nsize = 1M\n",
+			&p, &err) < 0)
+		fail_msg("%s", err);
+	assert_true(plan_variant_trace(p, &p->variants[0]));
+	plan__free(p);
+	if (plan__parse("t.ini",
+			"[guest]\ntrace = off\n[variant plain]\n[variant traced]\ntrace = on\n"
+			"[memcg m]\n[workload w]\ntype = anon-zipf\nmemcg = m\nsize = 1M\n",
+			&p, &err) < 0)
+		fail_msg("%s", err);
+	assert_false(plan_variant_trace(p, &p->variants[0]));
+	assert_true(plan_variant_trace(p, &p->variants[1]));
+	plan__free(p);
+}
+
 /* repetitions = auto with its defaults and bounds; [workload] key = replaces the catalogue's. */
 static void test_adaptive_and_keys(void **state)
 {
@@ -449,6 +474,7 @@ int main(void)
 		cmocka_unit_test(test_lru_modes),
 		cmocka_unit_test(test_sweeps),
 		cmocka_unit_test(test_disk_needs),
+		cmocka_unit_test(test_trace),
 		cmocka_unit_test(test_adaptive_and_keys),
 		cmocka_unit_test(test_shipped_plans_parse),
 		cmocka_unit_test(test_remap),

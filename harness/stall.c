@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "stall.h"
+
+#include "dataset.h"
+#include "reclaim-paths.h"
+#include "util.h"
+
+#include <math.h>
+#include <sqlite3.h>
+#include <string.h>
+
+#define PREFIX "reclaim:"
+
+static struct stall_hist *hist_get(struct stall_run *r, const char *scope, unsigned path)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->h[i].path == path && !strcmp(r->h[i].scope, scope))
+			return &r->h[i];
+	r->h = xrealloc(r->h, r->n + 1, sizeof(*r->h));
+	memset(&r->h[r->n], 0, sizeof(r->h[r->n]));
+	r->h[r->n].scope = xstrdup(scope);
+	r->h[r->n].path = path;
+	return &r->h[r->n++];
+}
+
+const struct loghist *stall_run__find(const struct stall_run *r, const char *scope, unsigned path)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->h[i].path == path && !strcmp(r->h[i].scope, scope))
+			return &r->h[i].h;
+	return NULL;
+}
+
+/* "memcg" or "memcg.65536" after a part's dot: the path, and the bucket if any. */
+static int parse_key(const char *s, bool bucket, unsigned *ret_path, unsigned *ret_bucket)
+{
+	size_t len = bucket ? strcspn(s, ".") : strlen(s);
+	const struct reclaim_path *p = reclaim_path_find(s, len);
+	uint64_t lo;
+
+	if (!p)
+		return -EINVAL;
+	*ret_path = (unsigned)(p - reclaim_paths);
+	if (!bucket)
+		return 0;
+	if (s[len] != '.' || parse_u64(s + len + 1, &lo) < 0 || !loghist_is_lower(lo, ret_bucket))
+		return -EINVAL;
+	return 0;
+}
+
+bool stall_run__add(struct stall_run *r, const char *metric, const char *scope, int64_t increase)
+{
+	static const char *const parts[] = { "count.", "total_ns.", "hist." };
+	const char *key;
+	unsigned path, bucket = 0;
+	struct stall_hist *h;
+	size_t k;
+
+	if (strncmp(metric, PREFIX, strlen(PREFIX)))
+		return false;
+	key = metric + strlen(PREFIX);
+	for (k = 0; k < ARRAY_SIZE(parts); k++)
+		if (!strncmp(key, parts[k], strlen(parts[k])))
+			break;
+	if (k == ARRAY_SIZE(parts))
+		return false;
+	if (parse_key(key + strlen(parts[k]), k == 2, &path, &bucket) < 0 || increase < 0) {
+		r->bad++;
+		return true;
+	}
+	h = hist_get(r, scope, path);
+	if (k == 0)
+		h->h.n = (uint64_t)increase;
+	else if (k == 1)
+		h->h.sum = (uint64_t)increase;
+	else
+		h->h.count[bucket] = (uint64_t)increase;
+	return true;
+}
+
+int stall_run__span(struct sqlite3 *db, int64_t run_id, double *ret_seconds)
+{
+	sqlite3_stmt *q = NULL;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT MAX(t_ns) - MIN(t_ns) FROM sample WHERE run_id = ?", -1,
+			       &q, NULL) != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_int64(q, 1, run_id);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW)
+		*ret_seconds = (double)sqlite3_column_int64(q, 0) / 1e9;
+	sqlite3_finalize(q);
+	return rc == SQLITE_ROW ? 0 : -EIO;
+}
+
+static void add_increase(void *arg, const char *metric, const char *scope, int64_t increase)
+{
+	stall_run__add(arg, metric, scope, increase);
+}
+
+int stall_run__load(struct sqlite3 *db, int64_t run_id, struct stall_run *ret)
+{
+	struct stall_run r = { 0 };
+	int e;
+
+	e = ds_run_increases(db, run_id, PREFIX "%", add_increase, &r);
+	if (e == 0)
+		e = stall_run__span(db, run_id, &r.seconds);
+	if (e < 0) {
+		stall_run__clear(&r);
+		return e;
+	}
+	*ret = r;
+	return 0;
+}
+
+void stall_run__merge(struct stall_run *acc, const struct stall_run *b)
+{
+	for (size_t i = 0; i < b->n; i++)
+		loghist_merge(&hist_get(acc, b->h[i].scope, b->h[i].path)->h, &b->h[i].h);
+	acc->seconds += b->seconds;
+	acc->bad += b->bad;
+}
+
+void stall_run__clear(struct stall_run *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		free(r->h[i].scope);
+	free(r->h);
+	memset(r, 0, sizeof(*r));
+}
+
+void stall_run__reduce(const struct stall_run *r, stall_value_fn fn, void *arg)
+{
+	static const struct {
+		const char *name;
+		double q;
+	} quantiles[] = { { "p50_ns", 0.5 }, { "p99_ns", 0.99 }, { "p999_ns", 0.999 } };
+
+	for (size_t i = 0; i < r->n; i++) {
+		const struct stall_hist *h = &r->h[i];
+		const char *path = reclaim_paths[h->path].name;
+		char metric[64];
+
+		for (size_t k = 0; k < ARRAY_SIZE(quantiles); k++) {
+			double v = loghist_quantile(&h->h, quantiles[k].q);
+
+			if (isnan(v))
+				continue;
+			snprintf(metric, sizeof(metric), PREFIX "%s.%s", quantiles[k].name, path);
+			fn(arg, metric, h->scope, v);
+		}
+		if (r->seconds > 0) {
+			snprintf(metric, sizeof(metric), PREFIX "per_s.%s", path);
+			fn(arg, metric, h->scope, (double)h->h.n / r->seconds);
+		}
+		snprintf(metric, sizeof(metric), PREFIX "total_ns.%s", path);
+		fn(arg, metric, h->scope, (double)h->h.sum);
+	}
+}
+
+int stall__series(struct sqlite3 *db, int64_t run_id, const char *scope, stall_point_fn fn,
+		  void *arg)
+{
+	sqlite3_stmt *q = NULL;
+	_cleanup_free_ char *last = NULL;
+	int64_t first_seq = -1, prev = 0;
+	bool have = false;
+	int rc;
+
+	/* v_delta would drop a bucket's first count: it appears when it first fills */
+	if (sqlite3_prepare_v2(db,
+			       "SELECT m.name, v.seq, s.t_ns, v.v, "
+			       " (SELECT MIN(seq) FROM sample WHERE run_id = ?1) "
+			       "FROM value v JOIN sample s USING(run_id, seq) "
+			       "JOIN metric m ON m.id = v.metric_id "
+			       "WHERE v.run_id = ?1 AND m.name LIKE '" PREFIX "hist.%' "
+			       "AND v.scope_id = (SELECT id FROM scope WHERE name = ?2) "
+			       "ORDER BY m.name, v.seq",
+			       -1, &q, NULL) != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_int64(q, 1, run_id);
+	sqlite3_bind_text(q, 2, scope, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(q, 0);
+		int64_t seq = sqlite3_column_int64(q, 1), t = sqlite3_column_int64(q, 2);
+		int64_t v = sqlite3_column_int64(q, 3);
+		unsigned path, bucket;
+
+		first_seq = sqlite3_column_int64(q, 4);
+		if (!last || strcmp(last, name)) {
+			free(last);
+			last = xstrdup(name);
+			have = false;
+		}
+		if (parse_key(name + strlen(PREFIX "hist."), true, &path, &bucket) < 0 ||
+		    !reclaim_paths[path].stall)
+			continue;
+		/* the first value counts from 0 unless it is the run's first sample */
+		if (!have && seq == first_seq) {
+			prev = v;
+			have = true;
+			continue;
+		}
+		if (v > (have ? prev : 0))
+			fn(arg, t, bucket, v - (have ? prev : 0));
+		prev = v;
+		have = true;
+	}
+	sqlite3_finalize(q);
+	return rc == SQLITE_DONE ? 0 : -EIO;
+}
