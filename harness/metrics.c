@@ -163,6 +163,22 @@ static const struct metric_info metric_table[] = {
 	{ "perf:context-switches", "events", C, B_NONE, "context switches of the workload" },
 	{ "perf:*", "events", C, B_NONE, "perf counter of the workload" },
 
+	/* the working-set probe of 'lrubench wss' (agent-wss.c): one window a sample */
+	{ "wss:*", "pages", G, B_NONE, "pages touched in a working-set window" },
+	{ "wss:window", "windows", G, B_NONE, "number of the working-set window" },
+	{ "wss:gen.window_ns", "ns", G, B_NONE, "working-set window between two agings" },
+	{ "wss:ref.window_ns", "ns", G, B_NONE, "working-set window between clear_refs and smaps" },
+	{ "wss:ref.procs", "processes", G, B_NONE, "processes whose smaps were read" },
+	{ "wss:reads", "calls", G, B_NONE, "read() calls of the memcg's processes in the window" },
+	{ "wss:reads.window_ns", "ns", G, B_NONE, "window of the read() count (the file window)" },
+	{ "wss:drop.window_ns", "ns", G, B_NONE,
+	  "working-set window from the drop_caches to the count" },
+	{ "wss:drop.ns", "ns", G, B_NONE, "time the window's opening drop_caches took" },
+	{ "wss:reclaim.window_ns", "ns", G, B_NONE,
+	  "working-set window from the memory.reclaim to the count" },
+	{ "wss:reclaim.ns", "ns", G, B_NONE, "time the window's opening memory.reclaim took" },
+	{ "wss:step_ns", "ns", G, B_NONE, "time the probe spent on the memcg at the boundary" },
+
 	{ "agent:cpu_ns", "ns", C, B_LOW, "CPU time of the guest agent (measurement overhead)" },
 	{ "agent:sample_ns", "ns", G, B_LOW, "time spent taking this sample" },
 	{ "agent:*", "ns", C, B_NONE, "guest agent bookkeeping" },
