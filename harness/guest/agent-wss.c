@@ -2,7 +2,7 @@
 /*
  * The working-set probe ('lrubench wss'): at each window boundary, for each
  * memcg running a workload, what the memcg touched since the last boundary,
- * by up to three methods (run.conf wss_methods):
+ * by the methods run.conf's wss_methods names (drop or reclaim, not both):
  *
  *   gen      MGLRU aging. Writing "+ ID NODE MAX_SEQ 1 1" to lru_gen walks
  *            the memcg's page tables (force_scan 1: every PMD, no Bloom
@@ -40,15 +40,19 @@
  *            (harness/wss.c).
  * File pages are counted from lru_gen (exact) under MGLRU, else from
  * memory.stat active_file + inactive_file (flushed lazily: off by up to a few
- * hundred pages).
+ * hundred pages). Beside them, the read() calls of the memcg's processes in
+ * the file window (syscr of /proc/PID/io): a workload's own count of its
+ * accesses when each is one read() (fio's psync), for the host's models.
  *
- * Order at a boundary: every memcg's file pages counted (the end of the file
- * window), the drop; then per memcg memory.reclaim (its own aging, if any,
- * does not touch anon pages with swap off and lands within the window's
- * generations), file pages counted again (the start), smaps read, aging,
- * clear_refs, lru_gen read. Each method's window runs from its own start
- * mark to its own end mark; the results of a window wait for the next
- * sample, which agent.c takes at once.
+ * Order at a boundary: every memcg's file pages and read() calls counted
+ * (the end of the file window), the drop, every memcg's memory.reclaim (for
+ * reclaim) and its file pages counted again (the start of the next); then
+ * per memcg smaps read, aging, clear_refs, lru_gen read. memory.reclaim ages
+ * too, and with swap off inc_max_seq() bumps the anon min_seq without moving
+ * its folios, so old anon pages reappear in the youngest generation: the
+ * host never asks for gen with reclaim (harness/wss.c). Each method's window
+ * runs from its own start mark to its own end mark; the results of a window
+ * wait for the next sample, which agent.c takes at once.
  */
 #include "agent.h"
 #include "procfs-parse.h"
@@ -144,7 +148,7 @@ static int file_pages(struct wss_probe *p, const struct wss_memcg *w, uint64_t *
 	size_t len;
 	int r;
 
-	if (p->methods & WSS_GEN) {
+	if (p->a->sample_lru_gen) {
 		struct procfs_lru_gen_memcg m;
 		uint64_t anon;
 

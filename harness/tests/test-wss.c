@@ -441,6 +441,13 @@ static void test_plan_form(void **state)
 	assert_int_equal(wss__plan(p, &o, &err), -EINVAL);
 	free(TAKE_PTR(err));
 	free(o.methods);
+	free(o.lru);
+	o.lru = NULL;
+	o.methods = xstrdup("gen,reclaim");
+	assert_int_equal(wss__plan(p, &o, &err), -EINVAL);
+	assert_non_null(strstr(err, "do not mix"));
+	free(TAKE_PTR(err));
+	free(o.methods);
 	o.methods = NULL;
 	o.variant = xstrdup("nope");
 	assert_int_equal(wss__plan(p, &o, &err), -ENOENT);
