@@ -195,6 +195,7 @@ static const char *const key_names[NKEYS] = {
 
 struct window {
 	int64_t run, seq;
+	int64_t t_end; /* the sample right after the window (guest monotonic ns) */
 	char *memcg;
 	double v[NKEYS];
 	bool has[NKEYS];
@@ -243,9 +244,10 @@ static int load_windows(struct analysis_ctx *c)
 	struct window *cur = NULL;
 
 	if (sqlite3_prepare_v2(store__db(c->st),
-			       "SELECT v.run_id, v.seq, s.name, m.name, v.v FROM value v "
+			       "SELECT v.run_id, v.seq, s.name, m.name, v.v, t.t_ns FROM value v "
 			       "JOIN metric m ON m.id = v.metric_id JOIN scope s ON s.id = v.scope_id "
 			       "JOIN run r ON r.id = v.run_id "
+			       "JOIN sample t ON t.run_id = v.run_id AND t.seq = v.seq "
 			       "WHERE m.name LIKE 'wss:%' AND r.status = 'completed' "
 			       "ORDER BY v.run_id, s.name, v.seq",
 			       -1, &q, NULL) != SQLITE_OK)
@@ -258,7 +260,10 @@ static int load_windows(struct analysis_ctx *c)
 		if (!cur || cur->run != run || cur->seq != seq || strcmp(cur->memcg, memcg)) {
 			c->win = xrealloc(c->win, c->nwin + 1, sizeof(*c->win));
 			cur = &c->win[c->nwin++];
-			*cur = (struct window){ .run = run, .seq = seq, .memcg = xstrdup(memcg) };
+			*cur = (struct window){ .run = run,
+						.seq = seq,
+						.t_end = sqlite3_column_int64(q, 5),
+						.memcg = xstrdup(memcg) };
 		}
 		for (int k = 0; k < NKEYS; k++) {
 			if (!strcmp(name, key_names[k])) {
@@ -269,6 +274,53 @@ static int load_windows(struct analysis_ctx *c)
 	}
 	sqlite3_finalize(q);
 	return 0;
+}
+
+/*
+ * Whether every workload of the window's memcg ran through the whole window:
+ * started before its earliest start mark, still running at its end (the
+ * agent's workload-start and workload-exit events).
+ */
+static bool window_whole(struct analysis_ctx *c, const struct window *win)
+{
+	static const int ns_keys[] = { K_GEN_NS, K_REF_NS, K_RECLAIM_NS, K_DROP_NS, K_READS_NS };
+	sqlite3_stmt *q = NULL;
+	double longest = 0;
+	bool whole = true;
+
+	for (size_t k = 0; k < ARRAY_SIZE(ns_keys); k++)
+		if (win->has[ns_keys[k]])
+			longest = fmax(longest, win->v[ns_keys[k]]);
+	for (size_t i = 0; i < c->plan->nworkloads && whole; i++) {
+		const struct plan_workload *w = &c->plan->workloads[i];
+		bool started = false;
+
+		if (strcmp(w->memcg, win->memcg))
+			continue;
+		if (sqlite3_prepare_v2(store__db(c->st),
+				       "SELECT t_ns, kind, text FROM event WHERE run_id = ? AND kind IN "
+				       "('workload-start', 'workload-exit')",
+				       -1, &q, NULL) != SQLITE_OK)
+			return true;
+		sqlite3_bind_int64(q, 1, win->run);
+		while (sqlite3_step(q) == SQLITE_ROW) {
+			const char *text = (const char *)sqlite3_column_text(q, 2);
+			size_t n = strlen(w->name);
+			int64_t t = sqlite3_column_int64(q, 0);
+
+			if (!text || strncmp(text, w->name, n) || text[n] != ' ')
+				continue;
+			if (!strcmp((const char *)sqlite3_column_text(q, 1), "workload-start")) {
+				started = true;
+				whole &= (double)t <= (double)win->t_end - longest;
+			} else {
+				whole &= t >= win->t_end;
+			}
+		}
+		sqlite3_finalize(q);
+		whole &= started;
+	}
+	return whole;
 }
 
 /* A workload's own throughput in a run (NAN if it reported none). */
@@ -476,6 +528,17 @@ int wss__analyse(struct store *st, struct wss **ret)
 	r = load_windows(&c);
 	if (r < 0)
 		goto out;
+	/* windows a workload of the memcg did not run through are left out */
+	for (size_t i = 0, kept = 0; i < c.nwin; i++) {
+		if (window_whole(&c, &c.win[i])) {
+			c.win[kept++] = c.win[i];
+		} else {
+			free(c.win[i].memcg);
+			w->windows_partial++;
+		}
+		if (i + 1 == c.nwin)
+			c.nwin = kept;
+	}
 	if (!c.nwin) {
 		r = -ENODATA;
 		goto out;
@@ -647,6 +710,14 @@ void wss__print(const struct wss *w, FILE *f)
 	}
 	if (w->nrows)
 		fprintf(f, "  %zu window(s) a row; %s\n", w->rows[0].windows, w->rows[0].source);
+	if (w->windows_partial)
+		fprintf(f, "  %zu window(s) left out: a workload of the memcg started or ended in them\n",
+			w->windows_partial);
+	for (size_t i = 0; i < w->nrows; i++)
+		if (!strcmp(w->rows[i].quantity, "total") && w->rows[i].sd > 0.25 * w->rows[i].pages)
+			fprintf(f, "  %s: its windows disagree (sd %.0f%% of the mean): its workloads were "
+				   "not in a steady state; start later or take longer windows\n",
+				w->rows[i].memcg, 100 * w->rows[i].sd / w->rows[i].pages);
 	if (w->global_reclaim)
 		fprintf(f, "  WARNING: %" PRIu64 " pages were reclaimed by kswapd or direct reclaim "
 			   "during the runs: the guest was short of memory and the estimates are low\n",

@@ -65,12 +65,15 @@ struct wss {
 	struct wss_row *rows;
 	size_t nrows;
 	uint64_t global_reclaim; /* pages reclaimed by kswapd or direct reclaim in the runs */
+	size_t windows_partial;	 /* windows left out: a workload started or ended in them */
 };
 
 /*
  * The estimates of a measuring campaign in st: its windows (the "wss"
- * values of its completed runs), the plan's workloads and their results.
- * -ENODATA when no window was measured.
+ * values of its completed runs; a window that a workload of its memcg did
+ * not run through, by the agent's workload-start and -exit events, is left
+ * out), the plan's workloads and their results. -ENODATA when no window was
+ * measured.
  */
 int wss__analyse(struct store *st, struct wss **ret);
 /* Replace the store's wss table with w. */

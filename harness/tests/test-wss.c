@@ -506,14 +506,24 @@ static void test_analyse(void **state)
 	assert_int_equal(store__run_add(st, vid, 1, 1, 2, &failed), 0);
 	assert_int_equal(store__run_finish(st, run, RUN_COMPLETED, "", 1), 0);
 	assert_int_equal(store__run_finish(st, failed, RUN_FAILED_KERNEL, "oops", 1), 0);
-	put_window(st, run, 3, "anon", akeys, (int64_t[]){ 1, 4000000000, 5700, 0, 3900000000, 0 });
-	put_window(st, run, 5, "anon", akeys, (int64_t[]){ 2, 4000000000, 5800, 2, 3900000000, 0 });
-	put_window(st, run, 3, "files", fkeys,
+	/* samples at seq seconds; the workloads start at 1 s, files ends at 18 s */
+	assert_int_equal(store__event(st, run, 1000000000, "workload-start", "anon pid 9 memcg anon"),
+			 0);
+	assert_int_equal(
+		store__event(st, run, 1000000000, "workload-start", "files pid 10 memcg files"), 0);
+	assert_int_equal(store__event(st, run, 18000000000, "workload-exit", "files status 0"), 0);
+	assert_int_equal(store__event(st, run, 30000000000, "workload-exit", "anon status 0"), 0);
+	put_window(st, run, 10, "anon", akeys, (int64_t[]){ 1, 4000000000, 5700, 0, 3900000000, 0 });
+	put_window(st, run, 15, "anon", akeys, (int64_t[]){ 2, 4000000000, 5800, 2, 3900000000, 0 });
+	put_window(st, run, 10, "files", fkeys,
 		   (int64_t[]){ 1, 4000000000, 48, 104, 3900000000, 2900, 9000, 3900000000 });
-	put_window(st, run, 5, "files", fkeys,
+	put_window(st, run, 15, "files", fkeys,
 		   (int64_t[]){ 2, 4000000000, 50, 104, 3900000000, 3000, 9000, 3900000000 });
+	/* fio ended inside this one: left out */
+	put_window(st, run, 20, "files", fkeys,
+		   (int64_t[]){ 3, 4000000000, 1, 1, 3900000000, 99999, 5, 3900000000 });
 	/* a failed run's windows are not measured */
-	put_window(st, failed, 3, "anon", akeys, (int64_t[]){ 1, 4000000000, 1, 0, 1, 0 });
+	put_window(st, failed, 10, "anon", akeys, (int64_t[]){ 1, 4000000000, 1, 0, 1, 0 });
 	assert_int_equal(store__result(st, run, "files", "throughput", 2300, "ops/s", "higher"), 0);
 	assert_int_equal(store__commit(st), 0);
 
@@ -544,6 +554,7 @@ static void test_analyse(void **state)
 	assert_true(fabs(r->pages - (49 + 104 + 2950)) < 1e-9);
 	assert_true(fabs(wss__find(w, "anon", "total")->pages - 5751) < 1e-9);
 	assert_int_equal(w->global_reclaim, 0);
+	assert_int_equal(w->windows_partial, 1);
 
 	/* stored, loaded back, printed with the limits of each variant */
 	assert_int_equal(wss__store(st, w), 0);
