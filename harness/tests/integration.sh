@@ -810,7 +810,7 @@ test_debian612() {
 # --- lrubench wss: working sets within 15% of what the parameters give -------
 test_wss() {
 	local db=$tmp/wss.db rc=0
-	$lrb wss harness/tests/plans/wss.ini --start 10s --window 4s --windows 3 --db "$db" \
+	$lrb wss harness/tests/plans/wss.ini --start 15s --window 4s --windows 3 --db "$db" \
 		>"$tmp/wss.out" 2>"$tmp/wss.err" || rc=$?
 	[[ $rc == 0 ]] || { bad wss "lrubench wss exit $rc: $(tail -5 "$tmp/wss.err")"; return; }
 	[[ $(q "$db" "SELECT lru_mode FROM variant") == mglru ]] || { bad wss "the pass did not run MGLRU"; return; }
