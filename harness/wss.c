@@ -368,7 +368,7 @@ static enum known_state known_kind(struct analysis_ctx *c, const struct window *
 		const struct wss_model *m = wss_model_find(w->def->name);
 		struct wss_model_in in = { .w = w, .window_s = window_s };
 		_cleanup_free_ char *why = NULL;
-		double pages;
+		double pages = 0;
 
 		if (strcmp(w->memcg, memcg))
 			continue;

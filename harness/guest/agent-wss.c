@@ -193,8 +193,10 @@ static int memcg_pids(const struct wss_memcg *w, pid_t **ret, size_t *ret_n)
 	return 0;
 }
 
-/* Referenced pages of every process of the memcg (processes gone meanwhile are skipped). */
-static void ref_read(struct wss_probe *p, struct wss_memcg *w, struct wss_result *o)
+/* fn for every process of the memcg (one gone meanwhile is its own business). */
+static void each_pid(struct wss_probe *p, struct wss_memcg *w,
+		     void (*fn)(struct wss_probe *p, struct wss_memcg *w, pid_t pid, void *arg),
+		     void *arg)
 {
 	_cleanup_free_ pid_t *pids = NULL;
 	size_t n = 0;
@@ -204,36 +206,34 @@ static void ref_read(struct wss_probe *p, struct wss_memcg *w, struct wss_result
 		probe_warn(p, w, "cgroup.procs", r);
 		return;
 	}
-	for (size_t i = 0; i < n; i++) {
-		_cleanup_free_ char *path = xasprintf("/proc/%d/smaps", (int)pids[i]), *buf = NULL;
-		struct procfs_smaps_ref s;
-		size_t len;
-
-		if (slurp(path, &buf, &len) < 0 || procfs_parse_smaps_ref(buf, len, &s, NULL) < 0)
-			continue;
-		o->ref_anon += s.anon_kb * 1024 / p->page;
-		o->ref_file += s.file_kb * 1024 / p->page;
-		o->ref_procs++;
-	}
+	for (size_t i = 0; i < n; i++)
+		fn(p, w, pids[i], arg);
 }
 
-static void ref_clear(struct wss_probe *p, struct wss_memcg *w)
+/* Referenced pages of a process, added to the window's result. */
+static void ref_read(struct wss_probe *p, struct wss_memcg *w, pid_t pid, void *arg)
 {
-	_cleanup_free_ pid_t *pids = NULL;
-	size_t n = 0;
-	int r = memcg_pids(w, &pids, &n);
+	_cleanup_free_ char *path = xasprintf("/proc/%d/smaps", (int)pid), *buf = NULL;
+	struct wss_result *o = arg;
+	struct procfs_smaps_ref s;
+	size_t len;
 
-	if (r < 0) {
-		probe_warn(p, w, "cgroup.procs", r);
+	(void)w;
+	if (slurp(path, &buf, &len) < 0 || procfs_parse_smaps_ref(buf, len, &s, NULL) < 0)
 		return;
-	}
-	for (size_t i = 0; i < n; i++) {
-		_cleanup_free_ char *path = xasprintf("/proc/%d/clear_refs", (int)pids[i]);
+	o->ref_anon += s.anon_kb * 1024 / p->page;
+	o->ref_file += s.file_kb * 1024 / p->page;
+	o->ref_procs++;
+}
 
-		r = write_file(path, "1");
-		if (r < 0 && r != -ENOENT && r != -ESRCH)
-			probe_warn(p, w, "clear_refs", r);
-	}
+static void ref_clear(struct wss_probe *p, struct wss_memcg *w, pid_t pid, void *arg)
+{
+	_cleanup_free_ char *path = xasprintf("/proc/%d/clear_refs", (int)pid);
+	int r = write_file(path, "1");
+
+	(void)arg;
+	if (r < 0 && r != -ENOENT && r != -ESRCH)
+		probe_warn(p, w, "clear_refs", r);
 }
 
 /* One aging per node, at the max_seq lru_gen shows now; a race (EINVAL) is tried again. */
@@ -335,7 +335,7 @@ static void boundary(struct wss_probe *p, struct wss_memcg *w, uint64_t k, struc
 	if (p->methods & WSS_REF) {
 		t = now_mono_ns();
 		if (k)
-			ref_read(p, w, o);
+			each_pid(p, w, ref_read, o);
 		o->ref_window_ns = t - w->ref_t;
 	}
 	if (p->methods & WSS_GEN) {
@@ -356,7 +356,7 @@ static void boundary(struct wss_probe *p, struct wss_memcg *w, uint64_t k, struc
 		w->gen_t = t;
 	}
 	if (p->methods & WSS_REF) {
-		ref_clear(p, w);
+		each_pid(p, w, ref_clear, NULL);
 		w->ref_t = now_mono_ns();
 	}
 	o->step_ns += now_mono_ns() - t0;
