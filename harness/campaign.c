@@ -18,6 +18,7 @@
 #include "util.h"
 #include "verdict.h"
 #include "vm-qemu.h"
+#include "wss.h"
 
 #include <libgen.h>
 #include <sched.h>
@@ -336,6 +337,8 @@ static char *run_conf(struct campaign *c, size_t vi, int64_t run_id, uint64_t se
 		if (at)
 			fprintf(f, "fault_at_ms=%s\n", at);
 	}
+	if (p->agent_conf) /* lrubench wss: the probe's keys */
+		fputs(p->agent_conf, f);
 	fprintf(f, "final_dump=1\n");
 	fclose(f);
 	return s;
@@ -1142,6 +1145,8 @@ int campaign_run(struct plan *plan, const struct campaign_opts *o)
 		store__meta_set(c.st, "plan.adaptive", c.adaptive ? "1" : "0");
 		if (o->aa_variant)
 			store__meta_set(c.st, "noise.variant", o->aa_variant);
+		if (o->wss_opts)
+			store__meta_set(c.st, "wss.opts", o->wss_opts);
 		{
 			char sha[65];
 
@@ -1274,6 +1279,24 @@ static int campaign_load(struct campaign *c, const char *db, struct campaign_opt
 		    noise__plan(c->plan, aa, &err) < 0) {
 			log_err("%s: %s", db, err);
 			return -EINVAL;
+		}
+	}
+	{
+		/* a measuring pass ('lrubench wss') ran its plan's measuring form */
+		_cleanup_free_ char *wo = NULL;
+		struct wss_opts opts;
+
+		if (store__meta_get(c->st, "wss.opts", &wo) == 0) {
+			int k = wss_opts__parse(wo, &opts, &err);
+
+			if (k == 0) {
+				k = wss__plan(c->plan, &opts, &err);
+				wss_opts__clear(&opts);
+			}
+			if (k < 0) {
+				log_err("%s: %s", db, err);
+				return -EINVAL;
+			}
 		}
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(saved_opts); i++) {

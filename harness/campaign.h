@@ -31,6 +31,7 @@ struct campaign_opts {
 	uint64_t silence_timeout_ms; /* overrides the default channel silence limit */
 	uint64_t timeout_ms;	/* overrides the plan's per-run timeout */
 	const char *aa_variant;	/* 'lrubench noise': the variant run against itself (noise.h) */
+	const char *wss_opts;	/* 'lrubench wss': the plan's measuring form (wss.h), or NULL */
 	struct shard shard;	/* run only this slice of the plan (shard.h) */
 	const char *history;	/* append the finished campaign to this history database */
 };

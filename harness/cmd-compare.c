@@ -152,9 +152,11 @@ int cmd_compare(int argc, char **argv)
 
 static const char report_usage[] =
 	"usage: lrubench report DB [--junit FILE] [--json FILE] [--min-effect PCT] [--alpha A]\n"
-	"                          [--baseline VARIANT] [--noise AA.db] [--no-plots]\n"
+	"                          [--baseline VARIANT] [--noise AA.db] [--wss WSS.db] [--no-plots]\n"
 	"  writes reports/<campaign>/ (report.md, index.html, plots/)\n"
 	"  --noise AA.db  copy the noise figures of an A/A campaign ('lrubench noise') in first\n"
+	"  --wss WSS.db   copy the working sets of a measuring pass ('lrubench wss') in first:\n"
+	"                 the report shows each memcg's memory.max against its working set\n"
 	"  exit 0: no key metric regressed, 1: one did, 2: error,\n"
 	"       3: incomplete (failed runs, a variant short of blocks, nothing measured)\n";
 
@@ -167,6 +169,7 @@ int cmd_report(int argc, char **argv)
 		{ "min-effect", required_argument, NULL, 'm' },
 		{ "alpha", required_argument, NULL, 'a' },
 		{ "noise", required_argument, NULL, 'n' },
+		{ "wss", required_argument, NULL, 'W' },
 		{ "no-plots", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
@@ -190,6 +193,9 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'n':
 			o.noise_db = optarg;
+			break;
+		case 'W':
+			o.wss_db = optarg;
 			break;
 		case 'P':
 			o.no_plots = true;

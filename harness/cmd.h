@@ -18,6 +18,7 @@ int cmd_kernel(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_claims(int argc, char **argv);
+int cmd_wss(int argc, char **argv);
 
 struct store;
 /*

@@ -18,6 +18,7 @@ static const struct command {
 	{ "claims", cmd_claims, "the scoreboard of claims C1-C8 over campaign databases" },
 	{ "report", cmd_report, "write reports/<campaign>/ from a campaign database" },
 	{ "noise", cmd_noise, "A/A: a plan's variant against itself; noise floor and MDE" },
+	{ "wss", cmd_wss, "each memcg's working set, beside what its workloads' parameters say" },
 	{ "merge", cmd_merge, "merge shards (or any databases of one plan) into one database" },
 	{ "history", cmd_history, "history add|pin|show|plot: nightly campaigns over time" },
 	{ "list", cmd_list, "the workload catalogue: parameters, results, directions" },

@@ -990,7 +990,34 @@ void plan__free(struct plan *p)
 	free(p->thp);
 	free(p->cmdline);
 	free(p->remap);
+	free(p->agent_conf);
 	free(p);
+}
+
+int plan__keep_variant(struct plan *p, const char *name, const char *new_name, char **ret_err)
+{
+	size_t vi;
+
+	if (!name)
+		name = p->baseline;
+	for (vi = 0; vi < p->nvariants; vi++)
+		if (!strcmp(p->variants[vi].name, name))
+			break;
+	if (vi == p->nvariants) {
+		*ret_err = xasprintf("%s: no [variant %s]", p->path, name);
+		return -ENOENT;
+	}
+	for (size_t i = 0; i < p->nvariants; i++)
+		if (i != vi)
+			variant_clear(&p->variants[i]);
+	if (vi)
+		p->variants[0] = p->variants[vi];
+	p->nvariants = 1;
+	free(p->variants[0].name);
+	p->variants[0].name = xstrdup(new_name);
+	free(p->baseline);
+	p->baseline = xstrdup(new_name);
+	return 0;
 }
 
 void plan__freep(struct plan **p)

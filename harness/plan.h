@@ -109,6 +109,7 @@ struct plan {
 	char *cmdline;
 	bool trace; /* reclaim stall histograms (agent-trace.c); a variant may say otherwise */
 	char *remap; /* what plan__remap applied after parsing, or NULL */
+	char *agent_conf; /* run.conf lines added to every run (lrubench wss), or NULL */
 	uint64_t scratch_bytes; /* scratch disk size; 0 = max(2G, 4 x memory) */
 	bool needs_scratch;	/* some workload has files: a scratch disk per run */
 	bool needs_tools;	/* some workload runs a host tool: the tools disk */
@@ -135,6 +136,12 @@ void plan__freep(struct plan **p);
  * *ret_err (the plan unchanged).
  */
 int plan__remap(struct plan *p, const char *text, char **ret_err);
+
+/*
+ * Keep only the variant named name (NULL: the baseline), renamed new_name,
+ * as the baseline. -ENOENT with *ret_err if the plan has no such variant.
+ */
+int plan__keep_variant(struct plan *p, const char *name, const char *new_name, char **ret_err);
 
 /* The variant's value for a memcg control file, or NULL to keep the [memcg] one. */
 const char *plan_variant_memcg(const struct plan_variant *v, const char *memcg, const char *file);

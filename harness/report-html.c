@@ -521,6 +521,16 @@ static void noise_section(FILE *f, const struct report *rp)
 	fprintf(f, "</tbody></table></section>\n");
 }
 
+static void wss_section(FILE *f, const struct report *rp)
+{
+	fprintf(f, "<section id=\"working-sets\"><h2>Working sets</h2>\n<p>From the measuring "
+		   "pass of <code>lrubench wss</code>: each memcg's pages touched per window, "
+		   "beside what its workloads' parameters give, then each memcg's "
+		   "<code>memory.max</code> against its working set.</p>\n<pre>");
+	escape_xml(f, rp->wss_text);
+	fprintf(f, "</pre></section>\n");
+}
+
 int report_html(const struct report *rp, FILE *f)
 {
 	static const struct {
@@ -576,6 +586,8 @@ int report_html(const struct report *rp, FILE *f)
 	}
 	if (rp->nz)
 		noise_section(f, rp);
+	if (rp->wss_text)
+		wss_section(f, rp);
 	runs(f, rp);
 	provenance(f, rp);
 	fprintf(f, "</body>\n</html>\n");

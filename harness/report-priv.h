@@ -6,6 +6,7 @@
 #include "noise.h"
 #include "plot.h"
 #include "report.h"
+#include "wss.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -30,6 +31,8 @@ struct report {
 	const struct report_opts *o;
 	struct analysis *an;
 	struct noise *nz; /* NULL without noise figures */
+	struct wss *wss; /* NULL without working sets (lrubench wss) */
+	char *wss_text; /* their table and each memcg's limit against its working set */
 	struct plot_set plots;
 	int plots_rc; /* plot__all(): -ENOENT without gnuplot */
 	char *campaign, *version, *created, *plan_path, *plan_text, *qemu_version;

@@ -6,6 +6,7 @@
  */
 #include "claims.h"
 #include "compare.h"
+#include "plan.h"
 #include "report-priv.h"
 #include "store.h"
 #include "util.h"
@@ -127,6 +128,8 @@ static void report_clear(struct report *rp)
 	free(rp->prov);
 	analysis__free(rp->an);
 	noise__free(rp->nz);
+	wss__free(rp->wss);
+	free(rp->wss_text);
 	plot_set__clear(&rp->plots);
 	free(rp->campaign);
 	free(rp->version);
@@ -281,6 +284,8 @@ static int write_md(const struct report *rp, const char *path)
 	if (rp->nz)
 		md_noise(rp, f);
 	md_stalls(rp, f);
+	if (rp->wss_text)
+		fprintf(f, "\n## Working sets\n\n```\n%s```\n", rp->wss_text);
 	fprintf(f, "\n## Plots\n\n");
 	if (rp->plots_rc == -ENOENT)
 		fprintf(f, "gnuplot was not found: no plots.\n\n");
@@ -340,21 +345,54 @@ static void meta_or(struct store *st, const char *key, const char *def, char **r
 		*ret = xstrdup(def);
 }
 
-static int import_noise(struct store *st, const char *path)
+static int copy_noise(struct store *from, struct store *to)
 {
-	_cleanup_(store__closep) struct store *aa = NULL;
 	_cleanup_(noise__freep) struct noise *nz = NULL;
+	int r = noise__load(from, &nz);
+
+	return r < 0 ? r : noise__store(to, nz);
+}
+
+static int copy_wss(struct store *from, struct store *to)
+{
+	_cleanup_(wss__freep) struct wss *w = NULL;
+	int r = wss__load(from, &w);
+
+	return r < 0 ? r : wss__store(to, w);
+}
+
+/* Copy a table of the database at path into st. */
+static int import_table(struct store *st, const char *path,
+			int (*copy)(struct store *from, struct store *to))
+{
+	_cleanup_(store__closep) struct store *src = NULL;
 	int r;
 
 	if (access(path, R_OK) < 0)
 		return -errno;
-	r = store__open(path, &aa);
+	r = store__open(path, &src);
 	if (r < 0)
 		return r;
-	r = noise__load(aa, &nz);
-	if (r < 0)
-		return r;
-	return noise__store(st, nz);
+	return copy(src, st);
+}
+
+/* The working sets and the plan's limits against them, as text (rp->wss_text). */
+static void wss_text(struct report *rp)
+{
+	_cleanup_(plan__freep) struct plan *p = NULL;
+	_cleanup_free_ char *err = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (wss__load(rp->st, &rp->wss) < 0)
+		return;
+	f = open_memstream(&rp->wss_text, &len);
+	wss__print(rp->wss, f);
+	if (plan__parse(rp->plan_path, rp->plan_text, &p, &err) == 0) {
+		fputc('\n', f);
+		wss__print_limits(rp->wss, p, f);
+	}
+	fclose(f);
 }
 
 int report__write(struct store *st, const struct report_opts *o, int *ret_status)
@@ -369,9 +407,17 @@ int report__write(struct store *st, const struct report_opts *o, int *ret_status
 	if (r < 0)
 		return r;
 	if (o->noise_db) {
-		r = import_noise(st, o->noise_db);
+		r = import_table(st, o->noise_db, copy_noise);
 		if (r < 0) {
 			log_err("--noise %s: no noise figures (%s)", o->noise_db, strerror(-r));
+			return r;
+		}
+	}
+	if (o->wss_db) {
+		r = import_table(st, o->wss_db, copy_wss);
+		if (r < 0) {
+			log_err("--wss %s: no working sets (%s): run 'lrubench wss' first",
+				o->wss_db, strerror(-r));
 			return r;
 		}
 	}
@@ -391,6 +437,7 @@ int report__write(struct store *st, const struct report_opts *o, int *ret_status
 	r = load_runs(&rp);
 	if (r < 0)
 		goto out;
+	wss_text(&rp);
 	{
 		size_t len = 0;
 		FILE *g = open_memstream(&rp.grid, &len);

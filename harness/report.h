@@ -3,7 +3,8 @@
  * Reports: reports/<campaign>/ with
  *   report.md    fixed-width text for a mailing list: the summary of key
  *                metrics first, then every row, the full comparison, noise
- *                floor, runs and provenance;
+ *                floor, working sets (each memcg's limit against its working
+ *                set, from 'lrubench wss'), runs and provenance;
  *   index.html   self-contained XHTML (inline CSS and SVG, no network):
  *                verdicts, heatmap, one section per workload with its
  *                plots, time series, generations, balance, runs and the
@@ -30,6 +31,7 @@ struct report_opts {
 	const char *junit; /* JUnit XML to write, or NULL */
 	const char *json; /* JSON verdict table to write, or NULL */
 	const char *noise_db; /* an A/A campaign whose noise figures to copy in first, or NULL */
+	const char *wss_db; /* a measuring pass ('lrubench wss') whose working sets to copy in */
 	bool no_plots;
 };
 

@@ -13,6 +13,10 @@
  * hot pages evicted come back as major faults from zram, which shows in the
  * latency tail and the throughput.
  *
+ * --rate paces the accesses to a known number per second (on an absolute
+ * schedule: a late start is caught up), so that the accesses in any window
+ * are known from the parameters (lrubench wss, harness/wss-model.c).
+ *
  * Reports the common result shape plus populate time and its own major faults.
  */
 #include "util.h"
@@ -22,6 +26,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <time.h>
 
 struct opts {
 	uint64_t size;
@@ -29,13 +34,14 @@ struct opts {
 	double write_ratio;
 	uint64_t accesses;
 	uint64_t duration_ms;
+	uint64_t rate; /* accesses per second, 0 = as fast as it goes */
 	uint64_t seed;
 };
 
 static void usage(void)
 {
 	fprintf(stderr, "usage: wl-anon-zipf --size BYTES [--theta 0.99] [--write-ratio 0.2]\n"
-			"                    [--accesses N | --duration MS] [--seed N]\n");
+			"                    [--accesses N | --duration MS] [--rate N] [--seed N]\n");
 }
 
 static int parse_opts(int argc, char **argv, struct opts *o)
@@ -46,6 +52,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "write-ratio", required_argument, NULL, 'w' },
 		{ "accesses", required_argument, NULL, 'a' },
 		{ "duration", required_argument, NULL, 'd' },
+		{ "rate", required_argument, NULL, 'r' },
 		{ "seed", required_argument, NULL, 'S' },
 		{},
 	};
@@ -74,6 +81,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case 'd':
 			r = parse_duration_ms(optarg, &o->duration_ms);
 			break;
+		case 'r':
+			r = parse_u64(optarg, &o->rate);
+			break;
 		case 'S':
 			r = parse_u64(optarg, &o->seed);
 			break;
@@ -94,10 +104,15 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	return 0;
 }
 
-/* A multiplicative permutation of [0, n): rank -> page, scattering hot ranks. */
-static uint64_t scatter(uint64_t rank, uint64_t n)
+/* With --rate: sleep until access number ops is due, t0 + ops / rate. */
+static void pace(uint64_t t0, uint64_t ops, uint64_t rate)
 {
-	return (rank * 0x9e3779b97f4a7c15ULL % n + n / 3) % n;
+	uint64_t due = t0 + (uint64_t)((double)ops * 1e9 / (double)rate);
+	struct timespec ts = { (time_t)(due / 1000000000u), (long)(due % 1000000000u) };
+
+	if (due > wl_now_ns())
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+			;
 }
 
 int main(int argc, char **argv)
@@ -145,10 +160,14 @@ int main(int argc, char **argv)
 	t0 = wl_now_ns();
 	deadline = o.duration_ms ? t0 + o.duration_ms * 1000000ULL : UINT64_MAX;
 	for (;;) {
-		uint64_t page_idx = scatter(wl_zipf_next(&zipf, &rng), npages);
+		uint64_t page_idx = wl_scatter(wl_zipf_next(&zipf, &rng), npages);
 		uint64_t *w = (uint64_t *)(mem + page_idx * (uint64_t)page);
 		bool write = wl_rng_double(&rng) < o.write_ratio;
-		uint64_t a = wl_now_ns(), b;
+		uint64_t a, b;
+
+		if (o.rate && (ops & 15) == 0)
+			pace(t0, ops, o.rate);
+		a = wl_now_ns();
 
 		if (write)
 			w[ops & 63] += 1;

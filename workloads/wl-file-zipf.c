@@ -11,6 +11,9 @@
  * issued, so readahead is included; fio's own text faults go to the tools
  * disk and do not count), and hit_ratio = 1 - those bytes / the bytes fio
  * read. Without the io controller, fio's rusage (blocks in) stands in.
+ *
+ * rate > 0 paces fio (--rate_iops): the reads in any window are then known
+ * from the parameters (lrubench wss, harness/wss-model.c).
  */
 #include "util.h"
 #include "wl-opts.h"
@@ -24,7 +27,7 @@
 
 int main(int argc, char **argv)
 {
-	uint64_t size = 0, files = 4, bs = 4096, duration_ms = 10000, seed = 1;
+	uint64_t size = 0, files = 4, bs = 4096, duration_ms = 10000, seed = 1, rate = 0;
 	double theta = 1.2;
 	const char *dir = NULL;
 	const struct wl_opt opts[] = {
@@ -33,12 +36,14 @@ int main(int argc, char **argv)
 		WL_OPT_RANGE("theta", &theta, 0.01, 10),
 		WL_OPT("bs", WL_OPT_SIZE, &bs),
 		WL_OPT("duration", WL_OPT_DURATION, &duration_ms),
+		WL_OPT("rate", WL_OPT_U64, &rate),
 		WL_OPT("seed", WL_OPT_U64, &seed),
 		WL_OPT_REQ("dir", WL_OPT_STRING, &dir),
 		{},
 	};
 	_cleanup_free_ char *a_dir = NULL, *a_size = NULL, *a_nr = NULL, *a_bs = NULL;
 	_cleanup_free_ char *a_dist = NULL, *a_rt = NULL, *a_seed = NULL, *out = NULL, *err = NULL;
+	_cleanup_free_ char *a_rate = NULL;
 	struct fio_result f;
 	struct rusage ru;
 	uint64_t io0 = 0, io1 = 0;
@@ -63,12 +68,14 @@ int main(int argc, char **argv)
 	a_dist = xasprintf("--random_distribution=zipf:%g", theta);
 	a_rt = xasprintf("--runtime=%llums", (unsigned long long)duration_ms);
 	a_seed = xasprintf("--randseed=%llu", (unsigned long long)seed);
+	/* last: without a rate, its NULL ends the arguments */
+	a_rate = rate ? xasprintf("--rate_iops=%llu", (unsigned long long)rate) : NULL;
 	{
 		const char *args[] = {
 			"--name=file-zipf", a_dir, a_size, a_nr, a_bs, "--rw=randread", a_dist,
 			"--ioengine=psync", "--direct=0", "--invalidate=1", "--time_based=1", a_rt,
 			a_seed, "--thread", "--eta=never", "--output-format=json",
-			"--percentile_list=50:90:99:99.9", NULL,
+			"--percentile_list=50:90:99:99.9", a_rate, NULL,
 		};
 
 		io = wl_io_read_bytes(dir, &io0);

@@ -197,6 +197,31 @@ static int set_scratch_ra(struct agent_conf *c, const struct conf_key *k, const 
 	return r;
 }
 
+/* "gen,ref,drop": the working-set methods (WSS_* bits, in order), each once; reclaim and
+ * drop exclude each other. */
+static int set_wss_methods(struct agent_conf *c, const struct conf_key *k, const char *value)
+{
+	static const char *const names[] = { "gen", "ref", "reclaim", "drop" };
+	_cleanup_free_ char *copy = xstrdup(value);
+	char *save = NULL;
+	unsigned bits = 0;
+
+	(void)k;
+	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		size_t i = 0;
+
+		while (i < ARRAY_SIZE(names) && strcmp(w, names[i]))
+			i++;
+		if (i == ARRAY_SIZE(names) || bits & (1u << i))
+			return -EINVAL;
+		bits |= 1u << i;
+	}
+	if (!bits || ((bits & WSS_RECLAIM) && (bits & WSS_DROP)))
+		return -EINVAL;
+	c->wss_methods = bits;
+	return 0;
+}
+
 static int add_module(struct agent_conf *c, const struct conf_key *k, const char *value)
 {
 	(void)k;
@@ -304,6 +329,10 @@ static const struct conf_key conf_keys[] = {
 	{ "fault_at_ms", set_u64, FIELD(fault_at_ms), 0, UINT32_MAX },
 	{ "final_dump", set_final_dump, 0, 0, 0 },
 	{ "trace", add_trace, 0, 0, 0 },
+	{ "wss_start_ms", set_u64, FIELD(wss_start_ms), 0, UINT32_MAX },
+	{ "wss_window_ms", set_u64, FIELD(wss_window_ms), 100, 3600 * 1000 },
+	{ "wss_windows", set_u64, FIELD(wss_windows), 1, 1000 },
+	{ "wss_methods", set_wss_methods, 0, 0, 0 },
 };
 #undef FIELD
 
@@ -423,6 +452,8 @@ static void finish(struct parser *p)
 	free(p->pending);
 	if (c->has_scratch_read_ahead_kb && !c->scratch_disk)
 		conf_error(c, 0, "scratch_read_ahead_kb without a scratch_disk");
+	if (c->wss_methods && (!c->wss_window_ms || !c->wss_windows))
+		conf_error(c, 0, "wss_methods without wss_window_ms and wss_windows");
 	for (size_t i = 0; i < c->n_workloads; i++) {
 		struct conf_workload *w = &c->workloads[i];
 

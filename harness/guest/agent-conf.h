@@ -15,6 +15,9 @@
 
 enum fault_kind { FAULT_NONE, FAULT_HANG, FAULT_PANIC, FAULT_CRASH, FAULT_GARBAGE };
 
+/* The working-set probe's methods (wss_methods, agent-wss.c), a bit each. */
+enum { WSS_GEN = 1, WSS_REF = 2, WSS_RECLAIM = 4, WSS_DROP = 8 };
+
 struct conf_kv {		/* a "path=value" line (sysctl, sysfs) or a memcg file */
 	char *key;
 	char *value;
@@ -61,6 +64,9 @@ struct agent_conf {
 	uint64_t fault_at_ms;
 	bool final_dump;
 	bool trace_reclaim;	/* trace=reclaim: stall histograms from the vmscan tracepoints */
+	/* the working-set probe: wss_windows windows of wss_window_ms from wss_start_ms */
+	uint64_t wss_start_ms, wss_window_ms, wss_windows;
+	unsigned wss_methods; /* WSS_* bits; 0: no probe */
 
 	/* "run.conf:LINE: what" for each problem found, in line order (problems
 	 * of the file as a whole last). */

@@ -110,6 +110,11 @@ static int64_t run_deadlines(struct agent *a, struct run_state *rs, int64_t now)
 		if (next < 0 || at < next)
 			next = at;
 	}
+	if (wss_probe_step(a->wss, now))
+		sampler_take(a->sampler); /* the window's results, at once */
+	if (wss_probe_deadline(a->wss) >= 0 &&
+	    (next < 0 || wss_probe_deadline(a->wss) < next))
+		next = wss_probe_deadline(a->wss);
 	if (rs->fault_at) {
 		if (rs->fault_at <= now) {
 			rs->fault_at = 0;
@@ -156,6 +161,8 @@ static int run(struct agent *a)
 		return r;
 	}
 	channel_event(a->ch, "phase", "workloads %zu", a->n_wls);
+	if (wss_probe_new(a, rs.t0, &a->wss) < 0)
+		return -ENOTSUP;
 	if (c->fault != FAULT_NONE)
 		rs.fault_at = now_mono_ns() + (int64_t)c->fault_at_ms * NS_PER_MS;
 

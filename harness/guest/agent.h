@@ -14,6 +14,7 @@
  *   agent-perf.c      per-workload counters through libperf
  *   agent-fault.c     fault injection for the host's tests
  *   agent-trace.c     reclaim latency from the vmscan tracepoints
+ *   agent-wss.c       the working-set probe (lrubench wss)
  *   sampler.c         the table of sampled sources
  * and the pure parts the unit tests reach: procfs-parse.c, agent-conf.c,
  * perf-ring.c (perf ring records), stall-pair.c (pairing, histograms),
@@ -42,6 +43,7 @@ struct sampler;
 struct perf_counters;
 struct tracer;
 struct pollfd;
+struct wss_probe;
 
 struct memcg {
 	const struct conf_memcg *conf;
@@ -72,6 +74,7 @@ struct agent {
 	size_t n_wls;
 	struct sampler *sampler;
 	struct tracer *tracer;	/* NULL: reclaim not traced */
+	struct wss_probe *wss;	/* NULL unless run.conf asks for the probe */
 	bool sample_lru_gen;	/* lru_gen g lines: debugfs file present, lru_enabled != 0 */
 	char kernel_release[65];
 };
@@ -172,6 +175,19 @@ int sampler_take(struct sampler *s);
 /* The raw /proc/vmstat text of the last sample (final_dump). */
 const char *sampler_last_vmstat(const struct sampler *s, size_t *ret_len);
 void sampler_free(struct sampler *s);
+
+/* agent-wss.c: the working-set probe. NULL in *ret (and 0) when run.conf
+ * asks for none; -ENOTSUP (an event said why) when it cannot run here.
+ * Boundary 0 is at t0 + wss_start_ms. */
+int wss_probe_new(struct agent *a, int64_t t0, struct wss_probe **ret);
+/* The next boundary in CLOCK_MONOTONIC ns, or -1 when done (or p is NULL). */
+int64_t wss_probe_deadline(const struct wss_probe *p);
+/* Take the boundary if it is due; true if it did (a sample should follow). */
+bool wss_probe_step(struct wss_probe *p, int64_t now);
+/* Hand the last finished window of memcg (once) to fn, as "wss" values. */
+void wss_probe_emit(struct wss_probe *p, const char *memcg,
+		    void (*fn)(void *arg, const char *key, int64_t value), void *arg);
+void wss_probe_free(struct wss_probe *p);
 
 /* agent-fault.c: does not return for hang, panic and crash. */
 void fault_inject(struct agent *a);

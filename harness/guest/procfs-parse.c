@@ -271,6 +271,176 @@ int procfs_parse_lru_gen(const char *buf, size_t len, procfs_lru_gen_fn fn, void
 	return 0;
 }
 
+struct lru_gen_find {
+	const char *path;
+	struct procfs_lru_gen_memcg *m;
+	unsigned over; /* nodes or generations beyond the arrays */
+	bool found;
+};
+
+static int lru_gen_find_row(void *arg, const struct procfs_lru_gen_row *row)
+{
+	struct lru_gen_find *f = arg;
+	struct procfs_lru_gen_memcg *m = f->m;
+	struct procfs_lru_gen_node *n = NULL;
+
+	if (row->path_len != strlen(f->path) || memcmp(row->path, f->path, row->path_len))
+		return 0;
+	/* a second listing of the path (a memcg made again): the first one's id counts */
+	if (f->found && row->memcg_id != m->memcg_id)
+		return 0;
+	f->found = true;
+	m->memcg_id = row->memcg_id;
+	for (size_t i = 0; i < m->n_nodes && !n; i++)
+		if (m->node[i].node == row->node)
+			n = &m->node[i];
+	if (!n) {
+		if (m->n_nodes == PROCFS_LRU_GEN_NODES) {
+			f->over++;
+			return 0;
+		}
+		n = &m->node[m->n_nodes++];
+		n->node = row->node;
+	}
+	if (n->n_gens == PROCFS_LRU_GEN_GENS) {
+		f->over++;
+		return 0;
+	}
+	n->gen[n->n_gens++] =
+		(struct procfs_lru_gen_gen){ .seq = row->seq, .anon = row->anon, .file = row->file };
+	return 0;
+}
+
+int procfs_lru_gen_memcg(const char *buf, size_t len, const char *path,
+			 struct procfs_lru_gen_memcg *ret, unsigned *ret_bad)
+{
+	struct procfs_lru_gen_memcg m = { 0 };
+	struct lru_gen_find f = { .path = path, .m = &m };
+	unsigned bad = 0;
+
+	procfs_parse_lru_gen(buf, len, lru_gen_find_row, &f, &bad);
+	if (ret_bad)
+		*ret_bad = bad + f.over;
+	if (!f.found)
+		return -ENOENT;
+	*ret = m;
+	return 0;
+}
+
+uint64_t procfs_lru_gen_max_seq(const struct procfs_lru_gen_node *n)
+{
+	uint64_t max = 0;
+
+	for (size_t g = 0; g < n->n_gens; g++)
+		if (n->gen[g].seq > max)
+			max = n->gen[g].seq;
+	return max;
+}
+
+void procfs_lru_gen_window(const struct procfs_lru_gen_memcg *prev,
+			   const struct procfs_lru_gen_memcg *cur, uint64_t *ret_anon,
+			   uint64_t *ret_file)
+{
+	uint64_t anon = 0, file = 0;
+
+	for (size_t i = 0; i < cur->n_nodes; i++) {
+		const struct procfs_lru_gen_node *n = &cur->node[i];
+		uint64_t lo = 0, hi = procfs_lru_gen_max_seq(n);
+		bool seen = false;
+
+		for (size_t j = 0; j < prev->n_nodes && !seen; j++) {
+			if (prev->node[j].node == n->node) {
+				lo = procfs_lru_gen_max_seq(&prev->node[j]);
+				seen = true;
+			}
+		}
+		if (!seen)
+			continue;
+		for (size_t g = 0; g < n->n_gens; g++) {
+			if (n->gen[g].seq >= lo && n->gen[g].seq < hi) {
+				anon += n->gen[g].anon;
+				file += n->gen[g].file;
+			}
+		}
+	}
+	*ret_anon = anon;
+	*ret_file = file;
+}
+
+void procfs_lru_gen_total(const struct procfs_lru_gen_memcg *m, uint64_t *ret_anon,
+			  uint64_t *ret_file)
+{
+	uint64_t anon = 0, file = 0;
+
+	for (size_t i = 0; i < m->n_nodes; i++) {
+		for (size_t g = 0; g < m->node[i].n_gens; g++) {
+			anon += m->node[i].gen[g].anon;
+			file += m->node[i].gen[g].file;
+		}
+	}
+	*ret_anon = anon;
+	*ret_file = file;
+}
+
+static bool is_hex(char c)
+{
+	return ('0' <= c && c <= '9') || ('a' <= c && c <= 'f');
+}
+
+/* "START-END PERMS OFFSET DEV INODE [PATH]": the inode, or false if not a header. */
+static bool smaps_header(struct slice line, uint64_t *ret_inode)
+{
+	struct slice tok[5];
+	size_t i = 0;
+
+	if (!line.n || !is_hex(line.p[0]))
+		return false;
+	for (; i < 5; i++)
+		if (!next_token(&line, &tok[i]))
+			return false;
+	if (!memchr(tok[0].p, '-', tok[0].n))
+		return false;
+	return slice_u64(tok[4], ret_inode);
+}
+
+int procfs_parse_smaps_ref(const char *buf, size_t len, struct procfs_smaps_ref *ret,
+			   unsigned *ret_bad)
+{
+	const char *pos = buf, *end = buf + len;
+	struct procfs_smaps_ref s = { 0 };
+	struct slice line, key, val, unit;
+	bool in_vma = false, anon = false;
+	unsigned bad = 0;
+
+	while (next_line(&pos, end, &line)) {
+		uint64_t inode, kb;
+
+		if (smaps_header(line, &inode)) {
+			in_vma = true;
+			anon = inode == 0;
+			s.vmas++;
+			continue;
+		}
+		if (!next_token(&line, &key) || !slice_eq(key, "Referenced:"))
+			continue;
+		if (!in_vma || !next_token(&line, &val) || !slice_u64(val, &kb) ||
+		    !next_token(&line, &unit) || !slice_eq(unit, "kB")) {
+			bad++;
+			continue;
+		}
+		if (anon)
+			s.anon_kb += kb;
+		else
+			s.file_kb += kb;
+	}
+	if (ret_bad)
+		*ret_bad = bad;
+	if (!s.vmas)
+		return -EINVAL;
+	*ret = s;
+	return 0;
+}
+
 int procfs_parse_pid_stat(const char *buf, size_t len, struct procfs_pid_stat *ret)
 {
 	const char *open = memchr(buf, '(', len), *close = NULL;

@@ -67,6 +67,57 @@ int procfs_parse_lru_gen(const char *buf, size_t len, procfs_lru_gen_fn fn, void
 			 unsigned *ret_bad);
 
 /*
+ * One memcg of a lru_gen text, for the working-set probe (agent-wss.c): its
+ * id and, per node, its generations (at most PROCFS_LRU_GEN_NODES nodes and
+ * PROCFS_LRU_GEN_GENS generations each, more are counted in ret_bad). path
+ * is the memcg's as lru_gen prints it ("/wl"). 0, or -ENOENT if the memcg
+ * is not listed.
+ */
+#define PROCFS_LRU_GEN_NODES 8
+#define PROCFS_LRU_GEN_GENS 16
+struct procfs_lru_gen_memcg {
+	unsigned memcg_id;
+	size_t n_nodes;
+	struct procfs_lru_gen_node {
+		int node;
+		size_t n_gens;
+		struct procfs_lru_gen_gen {
+			uint64_t seq, anon, file;
+		} gen[PROCFS_LRU_GEN_GENS];
+	} node[PROCFS_LRU_GEN_NODES];
+};
+int procfs_lru_gen_memcg(const char *buf, size_t len, const char *path,
+			 struct procfs_lru_gen_memcg *ret, unsigned *ret_bad);
+/* The youngest generation's seq of a node (its max_seq); 0 if it has none. */
+uint64_t procfs_lru_gen_max_seq(const struct procfs_lru_gen_node *n);
+/*
+ * The pages an aging window put in the generations (PROTOCOL.md, wss): read
+ * after the aging that ended the window (cur) against the read after the
+ * aging that began it (prev), the generations from prev's youngest up to
+ * cur's youngest, which is left out (it is new and belongs to the next
+ * window), summed over the nodes both list.
+ */
+void procfs_lru_gen_window(const struct procfs_lru_gen_memcg *prev,
+			   const struct procfs_lru_gen_memcg *cur, uint64_t *ret_anon,
+			   uint64_t *ret_file);
+/* Every generation of every node summed. */
+void procfs_lru_gen_total(const struct procfs_lru_gen_memcg *m, uint64_t *ret_anon,
+			  uint64_t *ret_file);
+
+/*
+ * /proc/PID/smaps: the Referenced kB of the VMAs, split by backing: a VMA
+ * whose inode (the header's fifth field) is 0 is anonymous (heap, stack,
+ * private anonymous maps), any other file-backed (its COW'd anon pages
+ * included). 0, or -EINVAL if no VMA was read.
+ */
+struct procfs_smaps_ref {
+	uint64_t anon_kb, file_kb;
+	unsigned vmas;
+};
+int procfs_parse_smaps_ref(const char *buf, size_t len, struct procfs_smaps_ref *ret,
+			   unsigned *ret_bad);
+
+/*
  * /proc/PID/stat: the comm (between the first '(' and the last ')', so a comm
  * holding spaces or parentheses is read right) and utime, stime (fields 14
  * and 15, clock ticks). 0 or -EINVAL.

@@ -201,6 +201,28 @@ static bool want_reclaim(const struct agent *a)
 	return a->tracer;
 }
 
+static void wss_value(void *arg, const char *key, int64_t v)
+{
+	void **ctx = arg;
+
+	value(ctx[0], ctx[1], key, strlen(key), v);
+}
+
+/* The working-set probe's last window of this memcg, once (agent-wss.c). */
+static void emit_wss(struct sampler *s, struct instance *in, const char *buf, size_t len)
+{
+	void *ctx[2] = { s, in };
+
+	(void)buf;
+	(void)len;
+	wss_probe_emit(s->a->wss, in->scope, wss_value, ctx);
+}
+
+static bool want_wss(const struct agent *a)
+{
+	return a->conf->wss_methods != 0;
+}
+
 /* Last row: the agent's own cost, this sample's included. */
 static void emit_agent(struct sampler *s, struct instance *in, const char *buf, size_t len)
 {
@@ -226,6 +248,7 @@ static const struct source sources[] = {
 	{ "lru_gen", SCOPE_SYSTEM, LRU_GEN_DEBUGFS, want_lru_gen, emit_lru_gen },
 	{ "perf", SCOPE_WORKLOAD, NULL, NULL, emit_perf },
 	{ "reclaim", SCOPE_SYSTEM, NULL, want_reclaim, emit_reclaim },
+	{ "wss", SCOPE_MEMCG, NULL, want_wss, emit_wss },
 	{ "agent", SCOPE_SYSTEM, NULL, NULL, emit_agent },
 };
 
@@ -301,7 +324,9 @@ int sampler_new(struct agent *a, struct sampler **ret)
 		case SCOPE_MEMCG:
 			for (size_t j = 0; j < a->n_memcgs; j++) {
 				_cleanup_free_ char *path =
-					xasprintf("%s/%s", a->memcgs[j].path, src->file);
+					src->file ? xasprintf("%s/%s", a->memcgs[j].path,
+							      src->file) :
+						    NULL;
 
 				add_instance(s, src, a->memcgs[j].name, path, NULL);
 			}

@@ -36,6 +36,19 @@ int wl_zipf_init(struct wl_zipf *z, uint64_t n, double theta);
 uint64_t wl_zipf_next(const struct wl_zipf *z, struct wl_rng *r);
 
 /*
+ * anon-zipf's map from a Zipf rank to a page of [0, n), scattering hot ranks
+ * over the set. Not a permutation: the 64-bit product wraps before the
+ * modulo, so it is one only when n is a power of two; otherwise several ranks
+ * share a page and some pages are never drawn (n = 12800: 30% of the pages
+ * are reachable). The working-set model (harness/wss-model.c) maps ranks
+ * through this same function, so what it expects is what the workload does.
+ */
+static inline uint64_t wl_scatter(uint64_t rank, uint64_t n)
+{
+	return (rank * 0x9e3779b97f4a7c15ULL % n + n / 3) % n;
+}
+
+/*
  * Log-linear latency histogram: 64 power-of-two ranges of 32 linear buckets
  * each, so any value is recorded within 1/32 (3%) of its true value.
  */
