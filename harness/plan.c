@@ -446,6 +446,35 @@ static int workload_keys(struct parser *ps, struct plan_workload *w, const char 
 	return 0;
 }
 
+/* "after = mix, kv": workloads declared above this one, which must exit before it starts. */
+static int workload_after(struct parser *ps, struct plan_workload *w, const char *v)
+{
+	_cleanup_free_ char *copy = xstrdup(v);
+	_cleanup_free_ char *list = NULL;
+	size_t len = 0, n = 0;
+	FILE *f = open_memstream(&list, &len);
+	char *save = NULL;
+
+	for (char *k = strtok_r(copy, ", \t", &save); k; k = strtok_r(NULL, ", \t", &save)) {
+		bool found = false;
+
+		for (size_t i = 0; i + 1 < ps->p->nworkloads; i++)
+			found |= !strcmp(ps->p->workloads[i].name, k);
+		if (!found) {
+			fclose(f);
+			return fail(ps, "after '%s': not a workload declared above [workload %s]", k,
+				    w->name);
+		}
+		fprintf(f, "%s%s", n++ ? "," : "", k);
+	}
+	fclose(f);
+	if (!n)
+		return fail(ps, "empty 'after' list in [workload %s]", w->name);
+	free(w->after);
+	w->after = TAKE_PTR(list);
+	return 0;
+}
+
 static int workload_key(struct parser *ps, const char *k, const char *v)
 {
 	struct plan_workload *w = &ps->p->workloads[ps->p->nworkloads - 1];
@@ -464,6 +493,8 @@ static int workload_key(struct parser *ps, const char *k, const char *v)
 	}
 	if (!strcmp(k, "start"))
 		return set_ms(ps, &w->start_ms, k, v);
+	if (!strcmp(k, "after"))
+		return workload_after(ps, w, v);
 	if (!strcmp(k, "key") && w->def)
 		return workload_keys(ps, w, v);
 	if (!strcmp(k, "dir") && w->def && w->def->scratch)
@@ -952,6 +983,7 @@ void plan__free(struct plan *p)
 		free(p->workloads[i].name);
 		free(p->workloads[i].memcg);
 		free(p->workloads[i].key);
+		free(p->workloads[i].after);
 		kv_free(p->workloads[i].params, p->workloads[i].nparams);
 	}
 	free(p->variants);
