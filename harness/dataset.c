@@ -6,6 +6,7 @@
 #include "util.h"
 
 #include <sqlite3.h>
+#include <stdlib.h>
 #include <string.h>
 
 /*
@@ -449,6 +450,13 @@ bool ds_cross_lru(const struct dataset *ds, size_t a, size_t b)
 		return strcmp(ds->v[a].lru, ds->v[b].lru) != 0;
 	/* bit 0 switches MGLRU on; the other bits are its features */
 	return (ea & 1) != (eb & 1);
+}
+
+int ds_swappiness(const struct ds_variant *v)
+{
+	const char *p = v->knobs ? strstr(v->knobs, "vm/swappiness=") : NULL;
+
+	return p ? atoi(p + strlen("vm/swappiness=")) : -1;
 }
 
 void dataset__free(struct dataset *ds)

@@ -111,5 +111,7 @@ static inline const double *ds_vals(const struct dataset *ds, const struct ds_ro
 
 /* Whether variants a and b run different LRU implementations (classic vs any MGLRU mode). */
 bool ds_cross_lru(const struct dataset *ds, size_t a, size_t b);
+/* The vm.swappiness a variant's knobs set ("... vm/swappiness=100 ..."), -1 if they do not. */
+int ds_swappiness(const struct ds_variant *v);
 
 #endif
