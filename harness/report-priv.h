@@ -32,6 +32,7 @@ struct report {
 	struct noise *nz; /* NULL without noise figures */
 	struct plot_set plots;
 	int plots_rc; /* plot__all(): -ENOENT without gnuplot */
+	int deck_rc;  /* deck__write(): 0 written, -ENOENT a tool missing, -ECANCELED not tried */
 	char *campaign, *version, *created, *plan_path, *plan_text, *qemu_version;
 	char *grid; /* the kernel x LRU table (compare-grid.c), or NULL when not a grid */
 	struct report_run *runs;
