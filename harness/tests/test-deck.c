@@ -163,7 +163,7 @@ static int paeth(int a, int b, int c)
 
 /*
  * A PNG of pdftoppm (8-bit gray, RGB or RGBA, not interlaced): its size and
- * the share of its pixels with ink (a channel below 160 of 255).
+ * the share of its pixels with ink (a channel below 200 of 255).
  */
 static void png_read(const char *path, uint32_t *ret_w, uint32_t *ret_h, double *ret_ink)
 {
@@ -226,7 +226,7 @@ static void png_read(const char *path, uint32_t *ret_w, uint32_t *ret_h, double 
 			bool dark = false;
 
 			for (size_t k = 0; k < (bpp == 4 ? 3 : bpp); k++)
-				dark |= px[x * bpp + k] < 160;
+				dark |= px[x * bpp + k] < 200;
 			ink += dark;
 		}
 	}
