@@ -26,9 +26,9 @@
 
 #define DECK_MAX_VARIANTS 8 /* series on a page */
 #define DECK_MAX_PANELS 3
-#define DECK_MAX_ROWS 12 /* rows of the key verdicts page */
+#define DECK_MAX_ROWS 14 /* rows of the key verdicts page */
 #define DECK_MAX_NC 8	 /* rows of the comparability page */
-#define DECK_MAX_SOURCES 5 /* databases named on the provenance page */
+#define DECK_MAX_SOURCES 6 /* databases named on the provenance page */
 
 #define INK "#000000"
 #define INK_SOFT "#444444"
@@ -182,12 +182,38 @@ static char *meta(struct store *st, const char *key, const char *def)
 	return v;
 }
 
-/* The distinct values of a run provenance key over the sources, joined by ", " (malloc'd). */
+/* Distinct values joined by ", ": distinct_add() each, distinct_end() the text (malloc'd). */
+struct distinct {
+	char *out;
+	size_t len, n;
+	FILE *f;
+};
+
+static void distinct_add(struct distinct *d, const char *v)
+{
+	if (!d->f)
+		d->f = open_memstream(&d->out, &d->len);
+	fflush(d->f);
+	if (!v || !*v || (d->out && strstr(d->out, v)))
+		return;
+	fprintf(d->f, "%s%s", d->n++ ? ", " : "", v);
+}
+
+static char *distinct_end(struct distinct *d)
+{
+	if (d->f)
+		fclose(d->f);
+	if (!d->n) {
+		free(d->out);
+		return xstrdup("unknown");
+	}
+	return d->out;
+}
+
+/* The distinct values of a run provenance key over the sources (malloc'd). */
 static char *prov_values(const struct deck *d, const char *key)
 {
-	char *out = NULL;
-	size_t len = 0, n = 0;
-	FILE *f = open_memstream(&out, &len);
+	struct distinct all = { 0 };
 
 	for (size_t s = 0; s < d->nsrc; s++) {
 		sqlite3_stmt *q = NULL;
@@ -197,45 +223,24 @@ static char *prov_values(const struct deck *d, const char *key)
 				       -1, &q, NULL) != SQLITE_OK)
 			continue;
 		sqlite3_bind_text(q, 1, key, -1, SQLITE_STATIC);
-		while (sqlite3_step(q) == SQLITE_ROW) {
-			const char *v = (const char *)sqlite3_column_text(q, 0);
-
-			fflush(f);
-			if (!v || !*v || (out && strstr(out, v)))
-				continue;
-			fprintf(f, "%s%s", n++ ? ", " : "", v);
-		}
+		while (sqlite3_step(q) == SQLITE_ROW)
+			distinct_add(&all, (const char *)sqlite3_column_text(q, 0));
 		sqlite3_finalize(q);
 	}
-	fclose(f);
-	if (!n) {
-		free(out);
-		return xstrdup("unknown");
-	}
-	return out;
+	return distinct_end(&all);
 }
 
-/* The distinct values of a meta key over the sources, joined by ", " (malloc'd). */
+/* The distinct values of a meta key over the sources (malloc'd). */
 static char *meta_values(const struct deck *d, const char *key)
 {
-	char *out = NULL;
-	size_t len = 0, n = 0;
-	FILE *f = open_memstream(&out, &len);
+	struct distinct all = { 0 };
 
 	for (size_t s = 0; s < d->nsrc; s++) {
 		_cleanup_free_ char *v = meta(d->src[s].st, key, "");
 
-		fflush(f);
-		if (!*v || (out && strstr(out, v)))
-			continue;
-		fprintf(f, "%s%s", n++ ? ", " : "", v);
+		distinct_add(&all, v);
 	}
-	fclose(f);
-	if (!n) {
-		free(out);
-		return xstrdup("unknown");
-	}
-	return out;
+	return distinct_end(&all);
 }
 
 /* "2026-12-05 16:06 UTC" of a meta created (seconds since the epoch). */
@@ -367,65 +372,92 @@ static int page_scoreboard(struct deck *d)
 	return page_end(d, &pg, "scoreboard");
 }
 
+/* What a source is, in lines of at most width characters: campaign, runs, machine. */
+static void source_lines(const struct deck_source *src, char **ret_what, char **ret_runs,
+			 char **ret_where)
+{
+	struct store *st = src->st;
+	const struct dataset *ds = src->an->ds;
+	_cleanup_free_ char *camp = meta(st, "campaign", "?");
+	_cleanup_free_ char *plan = meta(st, "plan.path", "?");
+	_cleanup_free_ char *created = meta(st, "created", "0");
+	_cleanup_free_ char *wall = meta(st, "campaign.wall_ms", "");
+	_cleanup_free_ char *ver = meta(st, "lrubench.version", "?");
+	_cleanup_free_ char *qv = meta(st, "qemu.version", "?");
+	_cleanup_free_ char *qs = qemu_short(qv);
+	_cleanup_free_ char *host = meta(st, "host", "unknown");
+	_cleanup_free_ char *runs = NULL, *accel = NULL;
+	struct deck one = { .src = src, .nsrc = 1 };
+	char date[40], dur[32] = "", kern[128];
+	size_t rl = 0;
+	FILE *f = open_memstream(&runs, &rl);
+
+	accel = prov_values(&one, "accel");
+	ds_kernels(ds, kern, sizeof(kern));
+	for (size_t v = 0; v < ds->nv; v++)
+		fprintf(f, "%s%s %d", v ? ", " : "", ds->v[v].name, ds->v[v].measured);
+	fclose(f);
+	fmt_date(date, sizeof(date), created);
+	if (*wall)
+		snprintf(dur, sizeof(dur), ", %.0f min", strtod(wall, NULL) / 60e3);
+	*ret_what = xasprintf("campaign %s, plan %s, %s%s", camp, plan, date, dur);
+	*ret_runs = xasprintf("runs measured: %s", runs);
+	*ret_where = xasprintf("kernel %s; host %s; accelerator %s; QEMU %s; lrubench %s", kern,
+			       host, accel, qs, ver);
+}
+
 static int page_provenance(struct deck *d)
 {
 	struct page pg;
-	_cleanup_free_ char *foot = NULL;
-	double y = 0.82;
+	_cleanup_free_ char *foot = NULL, *fw = NULL;
+	bool detailed = d->nsrc <= 2;
+	double y = 0.80;
 
 	page_begin(d, &pg, "provenance");
-	text_at(&pg, 0.03, 0.925, "left", 30, true, INK, "Provenance");
-	for (size_t s = 0; s < d->nsrc && s < DECK_MAX_SOURCES; s++, y -= 0.15) {
-		struct store *st = d->src[s].st;
-		const struct dataset *ds = d->src[s].an->ds;
-		_cleanup_free_ char *camp = meta(st, "campaign", "?");
-		_cleanup_free_ char *plan = meta(st, "plan.path", "?");
-		_cleanup_free_ char *created = meta(st, "created", "0");
-		_cleanup_free_ char *wall = meta(st, "campaign.wall_ms", "");
-		_cleanup_free_ char *ver = meta(st, "lrubench.version", "?");
-		_cleanup_free_ char *qv = meta(st, "qemu.version", "?");
-		_cleanup_free_ char *qs = qemu_short(qv);
-		_cleanup_free_ char *runs = NULL, *l2 = NULL, *l3 = NULL, *w2 = NULL, *w3 = NULL;
-		size_t rl = 0;
-		char date[40], dur[32] = "";
-		FILE *f = open_memstream(&runs, &rl);
-		struct deck one = { .src = &d->src[s], .nsrc = 1 };
-		_cleanup_free_ char *accel = prov_values(&one, "accel");
-		_cleanup_free_ char *host = meta(st, "host", "unknown");
-		char kern[128];
+	text_at(&pg, 0.03, 0.925, "left", 34, true, INK, "Provenance");
+	for (size_t s = 0; s < d->nsrc && s < DECK_MAX_SOURCES; s++) {
+		_cleanup_free_ char *what = NULL, *runs = NULL, *where = NULL;
 
-		ds_kernels(ds, kern, sizeof(kern));
-		for (size_t v = 0; v < ds->nv; v++)
-			fprintf(f, "%s%s %d", v ? ", " : "", ds->v[v].name, ds->v[v].measured);
-		fclose(f);
-		fmt_date(date, sizeof(date), created);
-		if (*wall)
-			snprintf(dur, sizeof(dur), ", %.0f min", strtod(wall, NULL) / 60e3);
-		l2 = xasprintf("campaign %s, plan %s, %s%s; runs measured: %s", camp, plan, date,
-			       dur, runs);
-		l3 = xasprintf("kernel %s; host %s; accelerator %s; QEMU %s; lrubench %s", kern,
-			       host, accel, qs, ver);
-		w2 = wrap(l2, 118, 1);
-		w3 = wrap(l3, 118, 1);
-		text_at(&pg, 0.03, y, "left", 17, true, INK, d->src[s].db_path);
-		text_at(&pg, 0.05, y - 0.045, "left", 15, false, INK_SOFT, w2);
-		text_at(&pg, 0.05, y - 0.09, "left", 15, false, INK_SOFT, w3);
+		source_lines(&d->src[s], &what, &runs, &where);
+		if (detailed) {
+			const char *lines[] = { what, runs, where };
+
+			text_at(&pg, 0.03, y, "left", 22, true, INK, d->src[s].db_path);
+			for (size_t l = 0; l < ARRAY_SIZE(lines); l++) {
+				_cleanup_free_ char *w = wrap(lines[l], fit(0.92, 19), 1);
+
+				text_at(&pg, 0.05, y - 0.06 * (double)(l + 1), "left", 19, false,
+					INK_SOFT, w);
+			}
+			y -= 0.30;
+		} else {
+			_cleanup_free_ char *one = xasprintf("%s: %s; %s", d->src[s].db_path, what,
+							     runs);
+			_cleanup_free_ char *w = wrap(one, fit(0.94, 16), 2);
+
+			text_at(&pg, 0.03, y, "left", 16, false, INK, w);
+			y -= 0.09;
+		}
 	}
 	if (d->nsrc > DECK_MAX_SOURCES) {
 		_cleanup_free_ char *more =
 			xasprintf("and %zu more databases", d->nsrc - DECK_MAX_SOURCES);
 
-		text_at(&pg, 0.03, y, "left", 17, false, INK_SOFT, more);
+		text_at(&pg, 0.03, y, "left", 16, false, INK_SOFT, more);
+	}
+	if (!detailed) {
+		_cleanup_free_ char *what = NULL, *runs = NULL, *where = NULL, *w = NULL;
+
+		source_lines(&d->src[0], &what, &runs, &where);
+		w = wrap(where, fit(0.94, 16), 1);
+		text_at(&pg, 0.03, 0.2, "left", 16, false, INK_SOFT, w);
 	}
 	foot = xasprintf("Rules: harness/claims.c; statistics: harness/verdict.c (paired blocks, "
 			 "Fieller intervals, minimum effect %.0f%%). Each page is a gnuplot script "
 			 "in deck/ beside deck.pdf.",
 			 100 * d->src[0].an->o.min_effect);
-	{
-		_cleanup_free_ char *w = wrap(foot, 118, 2);
-
-		text_at(&pg, 0.03, 0.08, "left", 14, false, INK_FAINT, w);
-	}
+	fw = wrap(foot, fit(0.94, 16), 2);
+	text_at(&pg, 0.03, 0.11, "left", 16, false, INK_FAINT, fw);
 	text_only(&pg);
 	return page_end(d, &pg, "provenance");
 }
@@ -446,7 +478,7 @@ static void claim_header(struct deck *d, struct page *pg, size_t ci, size_t s)
 	text_at(pg, 0.03, 0.925, "left", 36, true, INK, id);
 	text_at(pg, 0.97, 0.925, "right", 36, true, state_color(r->state), v);
 	text_at(pg, 0.03, 0.845, "left", 24, false, INK_SOFT, sentence);
-	text_at(pg, 0.03, 0.085, "left", 19, false, INK, w);
+	text_at(pg, 0.03, strchr(w, '\n') ? 0.115 : 0.085, "left", 19, false, INK, w);
 	text_at(pg, 0.03, 0.028, "left", 15, false, INK_FAINT, from);
 }
 
@@ -521,7 +553,8 @@ static int page_signals(struct deck *d, struct page *pg, size_t ci, size_t s)
 	_cleanup_free_ char *dat = xasprintf("%s.dat", pg->name);
 	FILE *f;
 
-	np = signal_rows(c, r, ds, maxp, rows);
+	/* C2 without MGLRU at a raised swappiness: the signal alone would be C1's evidence */
+	np = c->raised_swappiness && !r->has_cmp ? 0 : signal_rows(c, r, ds, maxp, rows);
 	if (!np) {
 		no_data_body(pg, c);
 		return 0;
@@ -678,6 +711,23 @@ static int page_generations(struct deck *d, struct page *pg, size_t ci, size_t s
 	return 0;
 }
 
+/* Where a key comparison goes on the C7 page: 0 worse, 1 better, 2 changed, 3 same, 4 open. */
+static int key_rank(const struct comparison *c)
+{
+	switch (c->verdict) {
+	case VERDICT_REGRESSION:
+		return 0;
+	case VERDICT_IMPROVEMENT:
+		return 1;
+	case VERDICT_CHANGED:
+		return 2;
+	case VERDICT_NO_CHANGE:
+		return c->decision == DECISION_WITHIN ? 3 : 4;
+	default:
+		return 4;
+	}
+}
+
 /* C7: every key comparison across the LRUs: its change with its interval, coloured by verdict. */
 static int page_keys(struct deck *d, struct page *pg, size_t ci, size_t s)
 {
@@ -693,15 +743,19 @@ static int page_keys(struct deck *d, struct page *pg, size_t ci, size_t s)
 	(void)ci;
 	for (size_t v = 0; v < ds->nv; v++)
 		ncand += v != ds->base && claims__orientation(ds, v) != 0;
-	for (size_t i = 0; i < an->nc; i++) {
-		const struct comparison *c = &an->c[i];
+	/* the decided first (worse, better, changed, same), then the open ones */
+	for (int rank = 0; rank < 5; rank++) {
+		for (size_t i = 0; i < an->nc; i++) {
+			const struct comparison *c = &an->c[i];
 
-		if (!c->key || !claims__orientation(ds, c->cand) || c->verdict == VERDICT_NO_DATA ||
-		    c->verdict == VERDICT_TOO_FEW)
-			continue;
-		total++;
-		if (n < DECK_MAX_ROWS)
-			idx[n++] = i;
+			if (!c->key || !claims__orientation(ds, c->cand) ||
+			    c->verdict == VERDICT_NO_DATA || c->verdict == VERDICT_TOO_FEW ||
+			    key_rank(c) != rank)
+				continue;
+			total++;
+			if (n < DECK_MAX_ROWS)
+				idx[n++] = i;
+		}
 	}
 	if (!n)
 		return -ENODATA;
@@ -761,8 +815,8 @@ static int page_keys(struct deck *d, struct page *pg, size_t ci, size_t s)
 		lab = xasprintf("%s %s", word, pct);
 		fprintf(pg->b, "set label %d ", pg->tag++);
 		escape_gnuplot(pg->b, lab);
-		fprintf(pg->b, " at graph 1.02, first %.1f left font ',19' tc rgb '%s' front\n", y,
-			col);
+		fprintf(pg->b, " at graph 1.02, first %.1f left font ',%d' tc rgb '%s' front\n", y,
+			n > 10 ? 17 : 19, col);
 	}
 	fclose(t);
 	if (fclose(f) != 0)
@@ -778,10 +832,10 @@ static int page_keys(struct deck *d, struct page *pg, size_t ci, size_t s)
 	fprintf(pg->b,
 		"set lmargin at screen 0.34\nset rmargin at screen 0.80\n"
 		"set tmargin at screen 0.70\nset bmargin at screen 0.24\n"
-		"set yrange [-0.7:%.1f]\nset xrange [-100:%.6g]\nset ytics scale 0 font ',19' (%s)\n"
+		"set yrange [-0.7:%.1f]\nset xrange [-100:%.6g]\nset ytics scale 0 font ',%d' (%s)\n"
 		"set xtics font ',22'\n"
 		"set grid xtics noytics\nset xlabel ",
-		(double)n - 0.3, xmax, tics);
+		(double)n - 0.3, xmax, n > 10 ? 17 : 19, tics);
 	escape_gnuplot(pg->b, xl);
 	fprintf(pg->b,
 		" font ',19'\nset object 1 rect from %.6g, graph 0 to %.6g, graph 1 fc rgb '#e4e4e4' "

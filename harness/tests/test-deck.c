@@ -99,6 +99,14 @@ static bool have(const char *tool)
 	return access(p, X_OK) == 0;
 }
 
+static void skip_without_tools(void)
+{
+	if (!have("gnuplot") || !have("pdfunite") || !have("pdftoppm") || !have("pdftotext")) {
+		print_message("skip: gnuplot and poppler-utils are needed (make deps)\n");
+		skip();
+	}
+}
+
 /* Write the deck of dbs (the same database may come twice) into dir; returns deck__write's. */
 static int write_deck(const char *const *dbs, size_t n, const char *dir, bool *ret_measured)
 {
@@ -290,10 +298,7 @@ static void test_measured(void **state)
 	const char *dbs[] = { f->measured, f->empty };
 	bool measured = false;
 
-	if (!have("gnuplot") || !have("pdfunite") || !have("pdftoppm")) {
-		print_message("skip: gnuplot and poppler-utils are needed (make deps)\n");
-		skip();
-	}
+	skip_without_tools();
 	assert_int_equal(write_deck(dbs, 2, dir, &measured), 0);
 	assert_true(measured);
 	check_pages(pdf, f->dir);
@@ -329,10 +334,7 @@ static void test_nothing_measured(void **state)
 	const char *dbs[] = { f->empty };
 	bool measured = true;
 
-	if (!have("gnuplot") || !have("pdfunite") || !have("pdftoppm")) {
-		print_message("skip: gnuplot and poppler-utils are needed (make deps)\n");
-		skip();
-	}
+	skip_without_tools();
 	assert_int_equal(write_deck(dbs, 1, dir, &measured), 0);
 	assert_false(measured);
 	check_pages(pdf, f->dir);
@@ -361,10 +363,7 @@ static void test_missing_tools(void **state)
 	const char *dbs[] = { f->measured };
 	struct stat sb;
 
-	if (!have("gnuplot") || !have("pdfunite")) {
-		print_message("skip: gnuplot and poppler-utils are needed (make deps)\n");
-		skip();
-	}
+	skip_without_tools();
 	assert_int_equal(write_deck(dbs, 1, dir, NULL), 0);
 	assert_int_equal(stat(pdf, &sb), 0);
 	assert_int_equal(mkdir_p(bin), 0);
