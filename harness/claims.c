@@ -116,7 +116,7 @@ static int swappiness(const struct ds_variant *v)
 	return s < 0 ? 60 : s;
 }
 
-/* The MGLRU side's swappiness of comparison cmp (o its orientation), or -1 when not above classic's. */
+/* The MGLRU side's swappiness of comparison cmp (o its orientation), -1 when not above classic's. */
 static int raised(const struct dataset *ds, const struct comparison *cmp, int o)
 {
 	int mg = swappiness(&ds->v[o > 0 ? cmp->cand : ds->base]);
@@ -135,7 +135,8 @@ static void decide_direction(const struct claim *c, const struct analysis *an,
 
 	/* C2: the highest swappiness any MGLRU variant ran at, above the classic side's */
 	for (size_t i = 0; c->raised_swappiness && i < an->nc; i++) {
-		int o = claims__orientation(ds, an->c[i].cand), s = o ? raised(ds, &an->c[i], o) : -1;
+		int o = claims__orientation(ds, an->c[i].cand);
+		int s = o ? raised(ds, &an->c[i], o) : -1;
 
 		if (claims__is_signal(c, &ds->rows[an->c[i].row]) && s > top)
 			top = s;
@@ -187,8 +188,9 @@ static void decide_direction(const struct claim *c, const struct analysis *an,
 		return;
 	}
 	set(r, CLAIM_INCONCLUSIVE, NULL, 0, NULL);
-	snprintf(r->why, sizeof(r->why), "no classic/MGLRU pair measured %s with >= %d blocks%s: run %s",
-		 c->signals[0], VERDICT_MIN_BLOCKS,
+	snprintf(r->why, sizeof(r->why),
+		 "no classic/MGLRU pair measured %s with >= %d blocks%s: run %s", c->signals[0],
+		 VERDICT_MIN_BLOCKS,
 		 c->raised_swappiness ? " and MGLRU at a higher vm.swappiness" : "", c->plans);
 }
 

@@ -108,7 +108,8 @@ int cmd_claims(int argc, char **argv)
 	for (size_t i = 0; i < b.n; i++) {
 		const struct claim *cl = &claims__table(&(size_t){ 0 })[i];
 
-		printf("%-3s %-12s %s\n", cl->id, claim_state_name(b.merged[i].state), cl->sentence);
+		printf("%-3s %-12s %s\n", cl->id, claim_state_name(b.merged[i].state),
+		       cl->sentence);
 		for (int d = 0; d < ndb; d++) {
 			const struct claim_result *r = &b.per[(size_t)d * b.n + i];
 			char kern[128];

@@ -153,16 +153,16 @@ static int page_signals(struct deck *d, struct page *pg, size_t ci, size_t s)
 			bot * 1.2, top > 0 ? top * 1.2 : 1,
 			fmax(top, -bot) >= 1e4 ? "%.3s%c" : "%g");
 		if (p == 0) {
-			fprintf(pg->b, "set key at screen 0.5, screen 0.175 center center horizontal "
-				       "samplen 1.2 font ',24'\n");
+			fprintf(pg->b, "set key at screen 0.5, screen 0.175 center center "
+				       "horizontal samplen 1.2 font ',24'\n");
 		} else {
 			fprintf(pg->b, "unset key\nunset label\n");
 		}
 		fprintf(pg->b,
 			"plot \"%s\" index %zu using 1:2:4 with boxes lc rgb variable notitle, "
-			"\"%s\" index %zu using 1:($2-$3):(0):(2*$3) with vectors heads size screen "
-			"0.008,90 lw 2.5 lc rgb '#000000' notitle, \"%s\" index %zu using 1:($2+$3):5 with labels offset 0,0.9 "
-			"font ',22' notitle",
+			"\"%s\" index %zu using 1:($2-$3):(0):(2*$3) with vectors heads size "
+			"screen 0.008,90 lw 2.5 lc rgb '#000000' notitle, \"%s\" index %zu using "
+			"1:($2+$3):5 with labels offset 0,0.9 font ',22' notitle",
 			dat, p, dat, p, dat, p);
 		for (size_t v = 0; p == 0 && v < nv; v++) {
 			fprintf(pg->b, ", keyentry with boxes fc rgb '%s' title ", plot_color(v));
@@ -240,7 +240,8 @@ static int page_generations(struct deck *d, struct page *pg, size_t ci, size_t s
 	if (!f)
 		return -errno;
 	d->pc.db = db;
-	fprintf(f, "# seconds, then MiB stacked by generation (youngest first): anon x4, file x4\n");
+	fprintf(f, "# seconds, then MiB stacked by generation (youngest first): "
+		   "anon x4, file x4\n");
 	ret = plot_generations_data(&d->pc, f, run, memcg, &pa, &pf);
 	if (fclose(f) != 0 || ret < 0)
 		return ret < 0 ? ret : -EIO;
@@ -389,14 +390,14 @@ static int page_keys(struct deck *d, struct page *pg, size_t ci, size_t s)
 	fprintf(pg->b,
 		"set lmargin at screen 0.34\nset rmargin at screen 0.80\n"
 		"set tmargin at screen 0.70\nset bmargin at screen 0.24\n"
-		"set yrange [-0.7:%.1f]\nset xrange [-100:%.6g]\nset ytics scale 0 font ',%d' (%s)\n"
-		"set xtics font ',22'\n"
+		"set yrange [-0.7:%.1f]\nset xrange [-100:%.6g]\n"
+		"set ytics scale 0 font ',%d' (%s)\nset xtics font ',22'\n"
 		"set grid xtics noytics\nset xlabel ",
 		(double)n - 0.3, xmax, n > 10 ? 17 : 19, tics);
 	escape_gnuplot(pg->b, xl);
 	fprintf(pg->b,
-		" font ',19'\nset object 1 rect from %.6g, graph 0 to %.6g, graph 1 fc rgb '#e4e4e4' "
-		"fs solid 1.0 noborder behind\n"
+		" font ',19'\nset object 1 rect from %.6g, graph 0 to %.6g, graph 1 "
+		"fc rgb '#e4e4e4' fs solid 1.0 noborder behind\n"
 		"set arrow 1 from 0, graph 0 to 0, graph 1 nohead lw 1.5 lc rgb '#555555' back\n"
 		"set key at screen 0.57, screen 0.755 center center horizontal samplen 0.5 "
 		"font ',22'\n"
@@ -469,7 +470,8 @@ static int page_comparability(struct deck *d, struct page *pg, size_t ci, size_t
 		_cleanup_free_ char *more =
 			xasprintf("and %zu more (report.md gives each with its source)", total - n);
 
-		deck_text_at(pg, 0.03, 0.625 - 0.053 * (double)n, "left", 17, false, INK_FAINT, more);
+		deck_text_at(pg, 0.03, 0.625 - 0.053 * (double)n, "left", 17, false, INK_FAINT,
+			     more);
 	}
 	deck_text_only(pg);
 	return 0;
@@ -501,8 +503,8 @@ int deck_page_claim(struct deck *d, size_t ci)
 		deck_page_begin(d, &pg, c->id);
 		claim_header(d, &pg, ci, s);
 		r = claim_pages[k].draw(d, &pg, ci, s);
-		if (r == -ENODATA)
-			deck_page_drop(&pg); /* nothing of its own to draw: the signals page instead */
+		if (r == -ENODATA) /* nothing of its own to draw: the signals page instead */
+			deck_page_drop(&pg);
 	}
 	if (r == -ENODATA) {
 		deck_page_begin(d, &pg, c->id);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Internals shared by report-deck.c (text pages, assembly) and report-deck-claims.c (claim pages). */
+/* Internals shared by report-deck.c (text pages, assembly) and report-deck-claims.c (claims). */
 #ifndef LRUBENCH_REPORT_DECK_PRIV_H
 #define LRUBENCH_REPORT_DECK_PRIV_H
 

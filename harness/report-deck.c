@@ -54,7 +54,6 @@ char *deck_upper(const char *s)
 	return u;
 }
 
-/* s folded at spaces into lines of at most width bytes, at most lines of them; "..." marks a cut. */
 char *deck_wrap(const char *s, size_t width, size_t lines)
 {
 	_cleanup_free_ char *copy = xstrdup(s);
@@ -86,7 +85,6 @@ char *deck_wrap(const char *s, size_t width, size_t lines)
 	return out;
 }
 
-/* About how many characters of sans at pt points fill frac of the page's width. */
 size_t deck_fit(double frac, int pt)
 {
 	return (size_t)(frac * 2700 / pt);
@@ -189,7 +187,8 @@ static char *prov_values(const struct deck *d, const char *key)
 		sqlite3_stmt *q = NULL;
 
 		if (sqlite3_prepare_v2(store__db(d->src[s].st),
-				       "SELECT DISTINCT value FROM run_prov WHERE key = ? ORDER BY value",
+				       "SELECT DISTINCT value FROM run_prov WHERE key = ? "
+				       "ORDER BY value",
 				       -1, &q, NULL) != SQLITE_OK)
 			continue;
 		sqlite3_bind_text(q, 1, key, -1, SQLITE_STATIC);
@@ -396,8 +395,9 @@ static int page_provenance(struct deck *d)
 			for (size_t l = 0; l < ARRAY_SIZE(lines); l++) {
 				_cleanup_free_ char *w = deck_wrap(lines[l], deck_fit(0.92, 19), 1);
 
-				deck_text_at(&pg, 0.05, y - 0.06 * (double)(l + 1), "left", 19, false,
-					INK_SOFT, w);
+				double ly = y - 0.06 * (double)(l + 1);
+
+				deck_text_at(&pg, 0.05, ly, "left", 19, false, INK_SOFT, w);
 			}
 			y -= 0.30;
 		} else {
@@ -453,7 +453,8 @@ static int assemble(struct deck *d, const char *out)
 	for (size_t i = 0; i < d->set.n; i++)
 		free(paths[i]);
 	if (r == -ENOENT || (r == 127 && err && strstr(err, "exec pdfunite"))) {
-		log_err("deck: pdfunite not found: install poppler-utils (make deps); %s not written",
+		log_err("deck: pdfunite not found: install poppler-utils (make deps); "
+			"%s not written",
 			out);
 		return -ENOENT;
 	}

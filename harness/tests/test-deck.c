@@ -39,7 +39,8 @@ static const struct fx_run twin[] = {
 	{ 1, 1, 3, RUN_COMPLETED, 130, 4000, NULL },
 };
 
-/* C1 planted: classic reclaims some anon, MGLRU none and keeps its anon in the youngest generation. */
+/* C1 planted: classic reclaims some anon, MGLRU none and keeps its anon in the youngest generation.
+ */
 static void c1_numbers(struct store *st, int64_t id, const struct fx_run *r, int64_t seq)
 {
 	if (seq < 0) {
@@ -351,7 +352,8 @@ static void test_nothing_measured(void **state)
 	}
 }
 
-/* Without pdfunite (or gnuplot) the deck fails with -ENOENT and leaves no deck.pdf, not even an old one. */
+/* Without pdfunite (or gnuplot) the deck fails with -ENOENT and leaves no deck.pdf, not even an old
+ * one. */
 static void test_missing_tools(void **state)
 {
 	struct fx *f = *state;
