@@ -11,30 +11,37 @@
 
 static const struct claim claims[] = {
 	{ "C1", "anon/file imbalance",
-	  "MGLRU under-reclaims anon: anon stays in the youngest generations while file is reclaimed",
-	  "claims.ini, c1.ini, quick.ini (mix)", { "mix:anon_steal_pct", "memory.stat:pgsteal_anon", "vmstat:pgsteal_anon", NULL }, -1,
+	  "MGLRU under-reclaims anon: anon stays in the youngest generations while file is "
+	  "reclaimed",
+	  "claims.ini, c1.ini, quick.ini (mix)",
+	  { "mix:anon_steal_pct", "memory.stat:pgsteal_anon", "vmstat:pgsteal_anon", NULL }, -1,
 	  CLAIM_DIRECTION, "gen-mglru", false },
 	{ "C2", "swappiness does not fix it",
 	  "swappiness does not fix the anon/file imbalance under MGLRU", "claims.ini, c2.ini",
 	  { "mix:anon_steal_pct", NULL }, -1, CLAIM_DIRECTION, "balance", true },
 	{ "C3", "memcg over-reclaim",
-	  "MGLRU over-reclaims from a memcg (memory.reclaim, memory.high steps)", "claims.ini, c3.ini",
-	  { "pr:over_reclaim_pct", "pr:reclaim_ratio", "pr:high_ratio", NULL }, +1, CLAIM_DIRECTION, "bars", false },
+	  "MGLRU over-reclaims from a memcg (memory.reclaim, memory.high steps)",
+	  "claims.ini, c3.ini",
+	  { "pr:over_reclaim_pct", "pr:reclaim_ratio", "pr:high_ratio", NULL }, +1,
+	  CLAIM_DIRECTION, "bars", false },
 	{ "C4", "costly on small devices",
-	  "MGLRU costs more CPU on small devices with little reclaimable memory", "claims.ini, c4.ini",
-	  { "low:kswapd_ns_per_page", "low:reclaim_ns_per_page", "kswapd:cpu_ns", NULL }, +1, CLAIM_DIRECTION, "bars", false },
+	  "MGLRU costs more CPU on small devices with little reclaimable memory",
+	  "claims.ini, c4.ini",
+	  { "low:kswapd_ns_per_page", "low:reclaim_ns_per_page", "kswapd:cpu_ns", NULL }, +1,
+	  CLAIM_DIRECTION, "bars", false },
 	{ "C5", "no foreground notion",
-	  "MGLRU has no notion of foreground apps: foreground major faults grow", "claims.ini, c5.ini",
-	  { "apps:switch_p90", "apps:fg_majflt", "apps:retouch_majflt", NULL }, +1, CLAIM_DIRECTION, "ts-majfault", false },
+	  "MGLRU has no notion of foreground apps: foreground major faults grow",
+	  "claims.ini, c5.ini",
+	  { "apps:switch_p90", "apps:fg_majflt", "apps:retouch_majflt", NULL }, +1,
+	  CLAIM_DIRECTION, "ts-majfault", false },
 	{ "C6", "readahead evicts the hot set",
-	  "readahead/fault-around pages in the youngest generation evict the hot set", "claims.ini, c6.ini",
-	  { "scan:hot_majflt", "stride:majflt_warm", NULL }, +1, CLAIM_DIRECTION, "bars", false },
-	{ "C7", "regressions and gains",
-	  "MGLRU regresses some workloads and improves others", "claims.ini, full.ini (more workloads)",
-	  { NULL }, 0, CLAIM_MIXED, "heatmap", false },
-	{ "C8", "metrics differ",
-	  "metrics differ between the two LRUs (not comparable)", "any plan", { NULL }, 0,
-	  CLAIM_COMPARABILITY, "bars", false },
+	  "readahead/fault-around pages in the youngest generation evict the hot set",
+	  "claims.ini, c6.ini", { "scan:hot_majflt", "stride:majflt_warm", NULL }, +1,
+	  CLAIM_DIRECTION, "bars", false },
+	{ "C7", "regressions and gains", "MGLRU regresses some workloads and improves others",
+	  "claims.ini, full.ini (more workloads)", { NULL }, 0, CLAIM_MIXED, "heatmap", false },
+	{ "C8", "metrics differ", "metrics differ between the two LRUs (not comparable)",
+	  "any plan", { NULL }, 0, CLAIM_COMPARABILITY, "bars", false },
 };
 
 const struct claim *claims__table(size_t *ret_n)
@@ -116,7 +123,7 @@ static int swappiness(const struct ds_variant *v)
 	return s < 0 ? 60 : s;
 }
 
-/* The MGLRU side's swappiness of comparison cmp (o its orientation), -1 when not above classic's. */
+/* The MGLRU side's swappiness of comparison cmp (o its orientation), -1 unless above classic's. */
 static int raised(const struct dataset *ds, const struct comparison *cmp, int o)
 {
 	int mg = swappiness(&ds->v[o > 0 ? cmp->cand : ds->base]);
