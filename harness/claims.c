@@ -90,9 +90,11 @@ bool claims__is_signal(const struct claim *c, const struct ds_row *row)
 	return false;
 }
 
-static void set(struct claim_result *r, enum claim_state s, const struct comparison *cmp, int o,
-		const char *label)
+static void set(struct claim_result *r, enum claim_state s, const struct dataset *ds,
+		const struct comparison *cmp, int o, const char *label)
 {
+	const char *mg = NULL, *cl = NULL;
+
 	r->state = s;
 	r->has_cmp = cmp != NULL;
 	if (!cmp) {
@@ -101,17 +103,20 @@ static void set(struct claim_result *r, enum claim_state s, const struct compari
 	}
 	r->row = cmp->row;
 	r->cand = cmp->cand;
+	/* the variants by name: with several MGLRU variants, which one decided */
+	mg = ds->v[o > 0 ? cmp->cand : ds->base].name;
+	cl = ds->v[o > 0 ? ds->base : cmp->cand].name;
 	/* report the change as MGLRU against classic */
 	r->change = o * cmp->change;
 	r->ci_lo = o > 0 ? cmp->ci_lo : -cmp->ci_hi;
 	r->ci_hi = o > 0 ? cmp->ci_hi : -cmp->ci_lo;
 	if (isnan(r->ci_lo) || isnan(r->ci_hi))
 		snprintf(r->why, sizeof(r->why),
-			 "%s: MGLRU vs classic %+.1f%%, interval unbounded, %zu blocks", label,
+			 "%s: %s vs %s %+.1f%%, interval unbounded, %zu blocks", label, mg, cl,
 			 100 * r->change, cmp->pairs);
 	else
 		snprintf(r->why, sizeof(r->why),
-			 "%s: MGLRU vs classic %+.1f%% [%+.1f%%, %+.1f%%], %zu blocks", label,
+			 "%s: %s vs %s %+.1f%% [%+.1f%%, %+.1f%%], %zu blocks", label, mg, cl,
 			 100 * r->change, 100 * r->ci_lo, 100 * r->ci_hi, cmp->pairs);
 }
 
@@ -169,7 +174,7 @@ static void decide_direction(const struct claim *c, const struct analysis *an,
 		}
 		double lo = o > 0 ? cmp->ci_lo : -cmp->ci_hi, hi = o > 0 ? cmp->ci_hi : -cmp->ci_lo;
 		if ((c->direction < 0 && hi < -m) || (c->direction > 0 && lo > m)) {
-			set(r, CLAIM_SUPPORTED, cmp, o, row->label);
+			set(r, CLAIM_SUPPORTED, ds, cmp, o, row->label);
 			return;
 		}
 		if ((c->direction < 0 && lo > m) || (c->direction > 0 && hi < -m) ||
@@ -181,11 +186,11 @@ static void decide_direction(const struct claim *c, const struct analysis *an,
 		}
 	}
 	if (against) {
-		set(r, CLAIM_CONTRADICTED, against, against_o, ds->rows[against->row].label);
+		set(r, CLAIM_CONTRADICTED, ds, against, against_o, ds->rows[against->row].label);
 		return;
 	}
 	if (open) {
-		set(r, CLAIM_INCONCLUSIVE, open, open_o, ds->rows[open->row].label);
+		set(r, CLAIM_INCONCLUSIVE, ds, open, open_o, ds->rows[open->row].label);
 		size_t l = strlen(r->why);
 		if (open->more_blocks)
 			snprintf(r->why + l, sizeof(r->why) - l, "; ~%zu more blocks would decide it",
@@ -194,7 +199,7 @@ static void decide_direction(const struct claim *c, const struct analysis *an,
 			snprintf(r->why + l, sizeof(r->why) - l, "; more blocks needed");
 		return;
 	}
-	set(r, CLAIM_INCONCLUSIVE, NULL, 0, NULL);
+	set(r, CLAIM_INCONCLUSIVE, ds, NULL, 0, NULL);
 	snprintf(r->why, sizeof(r->why),
 		 "no classic/MGLRU pair measured %s with >= %d blocks%s: run %s", c->signals[0],
 		 VERDICT_MIN_BLOCKS,
@@ -219,7 +224,7 @@ static void decide_mixed(const struct claim *c, const struct analysis *an, struc
 		else if (cmp->decision != DECISION_WITHIN && cmp->decision != DECISION_BEYOND)
 			undecided++;
 	}
-	set(r, CLAIM_INCONCLUSIVE, NULL, 0, NULL);
+	set(r, CLAIM_INCONCLUSIVE, an->ds, NULL, 0, NULL);
 	if (worse && better && strcmp(wl_worse, wl_better)) {
 		r->state = CLAIM_SUPPORTED;
 		snprintf(r->why, sizeof(r->why), "%zu key regressions (e.g. %s), %zu gains (e.g. %s)",
@@ -240,7 +245,7 @@ static void decide_comparability(const struct analysis *an, struct claim_result 
 	size_t nc = 0, measured = 0;
 	const char *first = NULL;
 
-	set(r, CLAIM_INCONCLUSIVE, NULL, 0, NULL);
+	set(r, CLAIM_INCONCLUSIVE, an->ds, NULL, 0, NULL);
 	for (size_t i = 0; i < an->nc; i++) {
 		const struct comparison *cmp = &an->c[i];
 		if (!claims__orientation(an->ds, cmp->cand))

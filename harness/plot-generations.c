@@ -15,10 +15,12 @@
 #include <sqlite3.h>
 #include <string.h>
 
-#define NRANKS 4
+#define NRANKS PLOT_GENERATIONS
 
-static const char *const rank_color[NRANKS] = { "#0072B2", "#56B4E9", "#E69F00", "#D55E00" };
-static const char *const rank_name[NRANKS] = { "youngest", "2nd youngest", "3rd youngest",
+const char *const plot_generation_color[PLOT_GENERATIONS] = { "#0072B2", "#56B4E9", "#E69F00",
+								"#D55E00" };
+const char *const plot_generation_name[PLOT_GENERATIONS] = { "youngest", "2nd youngest",
+							       "3rd youngest",
 					       "oldest" };
 
 static int64_t run_page_size(struct plot_ctx *pc, int64_t run)
@@ -112,7 +114,7 @@ void plot_generations_panel(FILE *b, const char *dat, const char *what, int col0
 		fprintf(b,
 			"%s\"%s\" using 1:%d with filledcurves x1 fs solid 1.0 noborder "
 			"lc rgb '%s' title \"%s\"",
-			i < NRANKS - 1 ? ", " : "", dat, col0 + i, rank_color[i], rank_name[i]);
+			i < NRANKS - 1 ? ", " : "", dat, col0 + i, plot_generation_color[i], plot_generation_name[i]);
 	fprintf(b, "\n");
 }
 

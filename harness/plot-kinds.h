@@ -62,6 +62,9 @@ void plot_phase_marks(struct plot_ctx *pc, FILE *body, int64_t run_id, int64_t o
  * (one line per sample: seconds, then MiB stacked youngest first, anon x4, file x4), with each
  * type's peak; and one panel's plot command (col0 2 anon, 6 file).
  */
+#define PLOT_GENERATIONS 4 /* MAX_NR_GENS: the bands, youngest first */
+extern const char *const plot_generation_color[PLOT_GENERATIONS];
+extern const char *const plot_generation_name[PLOT_GENERATIONS];
 int plot_generations_data(struct plot_ctx *pc, FILE *f, int64_t run, const char *memcg,
 			  double *ret_anon, double *ret_file);
 void plot_generations_panel(FILE *b, const char *dat, const char *what, int col0, double peak);

@@ -96,6 +96,36 @@ static size_t signal_rows(const struct claim *c, const struct claim_result *r,
 	return n;
 }
 
+/* A unit for numbers up to top: ns as ms or s, bytes as KiB, MiB or GiB; *ret_div the divisor. */
+static const char *slide_unit(const char *unit, double top, double *ret_div)
+{
+	static const struct {
+		const char *unit, *shown;
+		double div;
+	} scales[] = {
+		{ "ns", "s", 1e9 },	     { "ns", "ms", 1e6 },
+		{ "ns", "us", 1e3 },	     { "bytes", "GiB", 1 << 30 },
+		{ "bytes", "MiB", 1 << 20 }, { "bytes", "KiB", 1 << 10 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(scales); i++)
+		if (!strcmp(unit, scales[i].unit) && top >= scales[i].div) {
+			*ret_div = scales[i].div;
+			return scales[i].shown;
+		}
+	*ret_div = 1;
+	return unit;
+}
+
+/* x written for a panel whose values reach top: as many decimals as the scale needs, no more. */
+static void slide_num(char *buf, size_t len, double x, double top)
+{
+	if (top >= 1e7)
+		fmt_num(buf, len, x);
+	else
+		snprintf(buf, len, "%.*f", top >= 100 ? 0 : top >= 10 ? 1 : 2, x);
+}
+
 /*
  * The claim's signals, one panel each (at most 3): each variant's mean with
  * its 95% interval, the value written above it; variants in the legend.
@@ -108,6 +138,7 @@ static int page_signals(struct deck *d, struct page *pg, size_t ci, size_t s)
 	size_t nv = ds->nv < DECK_MAX_VARIANTS ? ds->nv : DECK_MAX_VARIANTS;
 	size_t maxp = nv <= 3 ? 3 : nv <= 5 ? 2 : 1, rows[DECK_MAX_PANELS], np;
 	_cleanup_free_ char *dat = xasprintf("%s.dat", pg->name);
+	const char *names[DECK_MAX_VARIANTS], *colors[DECK_MAX_VARIANTS];
 	FILE *f;
 
 	/* C2 without MGLRU at a raised swappiness: the signal alone would be C1's evidence */
@@ -119,61 +150,68 @@ static int page_signals(struct deck *d, struct page *pg, size_t ci, size_t s)
 	f = plot_data(&d->pc, dat);
 	if (!f)
 		return -errno;
-	fprintf(f, "# per panel (index): x, mean, 95%% half-width (0: one value), rgb, \"mean\"\n");
+	for (size_t v = 0; v < nv; v++) {
+		names[v] = ds->v[v].name;
+		colors[v] = plot_color(v);
+	}
+	deck_legend(pg, 0.17, names, colors, nv);
+	fprintf(f, "# per panel (index): x, mean, 95%% half-width (0: one value), rgb, \"mean\"; "
+		   "in the unit of the panel's title\n");
 	fprintf(pg->b,
 		"set multiplot layout 1,%zu margins 0.09,0.97,0.25,0.64 spacing 0.09,0\n"
-		"set style fill solid 0.9 noborder\nset boxwidth 0.7\nunset xtics\n"
+		"set style fill solid 0.9 noborder\nset boxwidth 0.7\nunset xtics\nunset key\n"
 		"set xrange [-0.6:%.1f]\nset ytics font ',22'\n",
 		np, (double)nv - 0.4);
 	for (size_t p = 0; p < np; p++) {
 		const struct ds_row *row = &ds->rows[rows[p]];
 		_cleanup_free_ char *title = NULL;
-		double top = 0, bot = 0;
+		double mean[DECK_MAX_VARIANTS], half[DECK_MAX_VARIANTS], top = 0, bot = 0, div;
+		bool have[DECK_MAX_VARIANTS];
+		const char *unit;
 
 		for (size_t v = 0; v < nv; v++) {
-			double m, h;
+			have[v] = plot_variant_mean(ds, row, v, &mean[v], &half[v]) == 0;
+			if (!have[v])
+				continue;
+			if (isnan(half[v]))
+				half[v] = 0;
+			top = fmax(top, mean[v] + half[v]);
+			bot = fmin(bot, mean[v]); /* an interval below zero is cut at the axis */
+		}
+		unit = slide_unit(row->unit, fmax(top, -bot), &div);
+		for (size_t v = 0; v < nv; v++) {
 			char num[24];
 
-			if (plot_variant_mean(ds, row, v, &m, &h) < 0)
+			if (!have[v])
 				continue;
-			if (isnan(h))
-				h = 0;
-			fmt_num(num, sizeof(num), m);
-			fprintf(f, "%zu %.6g %.6g %u \"%s\"\n", v, m, h, rgb(plot_color(v)), num);
-			top = fmax(top, m + h);
-			bot = fmin(bot, m - h);
+			slide_num(num, sizeof(num), mean[v] / div, fmax(top, -bot) / div);
+			fprintf(f, "%zu %.6g %.6g %u \"%s\"\n", v, mean[v] / div, half[v] / div,
+				rgb(colors[v]), num);
 		}
 		fprintf(f, "\n\n");
+		top /= div;
+		bot /= div;
 		title = xasprintf("%s%s\n%s, claim: MGLRU %s", row->label,
-				  p == 0 && r->has_cmp ? " (deciding)" : "", row->unit,
+				  p == 0 && r->has_cmp ? " (deciding)" : "", unit,
 				  c->direction < 0 ? "lower" : "higher");
+		if (p > 0)
+			fprintf(pg->b, "unset label\nunset object\n");
 		fprintf(pg->b, "set title ");
 		escape_gnuplot(pg->b, title);
 		fprintf(pg->b, " font ',22'\nset yrange [%.6g:%.6g]\nset format y \"%s\"\n",
 			bot * 1.2, top > 0 ? top * 1.2 : 1,
-			fmax(top, -bot) >= 1e4 ? "%.3s%c" : "%g");
-		if (p == 0) {
-			fprintf(pg->b, "set key at screen 0.5, screen 0.175 center center "
-				       "horizontal samplen 1.2 font ',24'\n");
-		} else {
-			fprintf(pg->b, "unset key\nunset label\n");
-		}
+			fmax(top, -bot) >= 1e4 ? "%.1s%c" : "%g");
 		fprintf(pg->b,
 			"plot \"%s\" index %zu using 1:2:4 with boxes lc rgb variable notitle, "
 			"\"%s\" index %zu using 1:($2-$3):(0):(2*$3) with vectors heads size "
 			"screen 0.008,90 lw 2.5 lc rgb '#000000' notitle, \"%s\" index %zu using "
-			"1:($2+$3):5 with labels offset 0,0.9 font ',22' notitle",
+			"1:($2+$3):5 with labels offset 0,0.9 font ',22' notitle\n",
 			dat, p, dat, p, dat, p);
-		for (size_t v = 0; p == 0 && v < nv; v++) {
-			fprintf(pg->b, ", keyentry with boxes fc rgb '%s' title ", plot_color(v));
-			escape_gnuplot(pg->b, ds->v[v].name);
-		}
-		fprintf(pg->b, "\n");
 	}
 	fprintf(pg->b, "unset multiplot\n");
 	if (ds->nv > nv)
-		deck_text_at(pg, 0.97, 0.15, "right", 14, false, INK_FAINT,
-			"(more variants in report.md)");
+		deck_text_at(pg, 0.97, 0.028, "right", 15, false, INK_FAINT,
+			     "(more variants in report.md)");
 	return fclose(f) ? -errno : 0;
 }
 
@@ -255,13 +293,12 @@ static int page_generations(struct deck *d, struct page *pg, size_t ci, size_t s
 
 		deck_text_at(pg, 0.03, 0.76, "left", 20, false, INK_SOFT, w);
 	}
+	deck_legend(pg, 0.705, plot_generation_name, plot_generation_color, PLOT_GENERATIONS);
 	fprintf(pg->b,
-		"set multiplot layout 1,2 margins 0.09,0.97,0.2,0.6 spacing 0.09,0\n"
-		"set autoscale xfix\nset ytics font ',22'\nset xtics font ',22'\n"
-		"set key at screen 0.5, screen 0.695 center center horizontal maxrows 1 "
-		"samplen 1.2 font ',22'\n");
+		"set multiplot layout 1,2 margins 0.09,0.97,0.2,0.58 spacing 0.09,0\n"
+		"set autoscale xfix\nset ytics font ',22'\nset xtics font ',22'\nunset key\n");
 	plot_generations_panel(pg->b, dat, "anon", 2, pa);
-	fprintf(pg->b, "unset key\n");
+	fprintf(pg->b, "unset object\n");
 	for (int t = 100; t < pg->tag; t++)
 		fprintf(pg->b, "unset label %d\n", t);
 	plot_generations_panel(pg->b, dat, "file", 6, pf);
@@ -383,7 +420,14 @@ static int page_keys(struct deck *d, struct page *pg, size_t ci, size_t s)
 		_cleanup_free_ char *more =
 			xasprintf("and %zu more key comparisons (report.md)", total - n);
 
-		deck_text_at(pg, 0.97, 0.15, "right", 14, false, INK_FAINT, more);
+		deck_text_at(pg, 0.97, 0.028, "right", 15, false, INK_FAINT, more);
+	}
+	{
+		static const char *const names[] = { "worse", "better", "changed", "same", "open" };
+		static const char *const colors[] = { PLOT_REGRESSION, PLOT_IMPROVEMENT, CHANGED,
+						      "#888888", INK };
+
+		deck_legend(pg, 0.755, names, colors, ARRAY_SIZE(names));
 	}
 	xl = xasprintf("change against %s (%%), interval at the key level; grey band: +-%.0f%%",
 		       ds->v[ds->base].name, m);
@@ -399,15 +443,9 @@ static int page_keys(struct deck *d, struct page *pg, size_t ci, size_t s)
 		" font ',19'\nset object 1 rect from %.6g, graph 0 to %.6g, graph 1 "
 		"fc rgb '#e4e4e4' fs solid 1.0 noborder behind\n"
 		"set arrow 1 from 0, graph 0 to 0, graph 1 nohead lw 1.5 lc rgb '#555555' back\n"
-		"set key at screen 0.57, screen 0.755 center center horizontal samplen 0.5 "
-		"font ',22'\n"
-		"plot \"%s\" using 2:1:3:4:5 with xerrorbars pt 7 ps 2 lw 3 lc rgb variable "
-		"notitle, keyentry with points pt 7 ps 2 lc rgb '%s' title 'worse', "
-		"keyentry with points pt 7 ps 2 lc rgb '%s' title 'better', "
-		"keyentry with points pt 7 ps 2 lc rgb '%s' title 'changed', "
-		"keyentry with points pt 7 ps 2 lc rgb '#888888' title 'same', "
-		"keyentry with points pt 7 ps 2 lc rgb '%s' title 'open'\n",
-		-m, m, dat, PLOT_REGRESSION, PLOT_IMPROVEMENT, CHANGED, INK);
+		"unset key\nplot \"%s\" using 2:1:3:4:5 with xerrorbars pt 7 ps 2 lw 3 "
+		"lc rgb variable notitle\n",
+		-m, m, dat);
 	return 0;
 }
 
@@ -415,6 +453,16 @@ static int page_keys(struct deck *d, struct page *pg, size_t ci, size_t s)
 static char *clause(const char *reason)
 {
 	return xasprintf("%.*s", (int)strcspn(reason, ";:("), reason);
+}
+
+/* Whether c is the first not-comparable comparison of its candidate with its row's metric. */
+static bool metric_first(const struct analysis *an, const struct comparison *c)
+{
+	for (const struct comparison *o = an->c; o < c; o++)
+		if (o->verdict == VERDICT_NOT_COMPARABLE && o->cand == c->cand &&
+		    !strcmp(an->ds->rows[o->row].metric, an->ds->rows[c->row].metric))
+			return false;
+	return true;
 }
 
 /* C8: the measured metrics not comparable across the LRUs: each side's mean, and why. */
@@ -448,13 +496,15 @@ static int page_comparability(struct deck *d, struct page *pg, size_t ci, size_t
 	deck_text_at(pg, 0.50, 0.685, "right", 20, true, INK, ds->v[ds->base].name);
 	deck_text_at(pg, 0.64, 0.685, "right", 20, true, INK, ds->v[cand].name);
 	deck_text_at(pg, 0.67, 0.685, "left", 20, true, INK, "why");
-	for (size_t i = 0; i < an->nc && n < DECK_MAX_NC; i++) {
-		const struct comparison *c = &an->c[i];
+	/* one row per metric first (pgscan of every memcg says one thing), then the rest */
+	for (size_t i = 0; i < 2 * an->nc && n < DECK_MAX_NC; i++) {
+		const struct comparison *c = &an->c[i % an->nc];
 		double y = 0.625 - 0.053 * (double)n;
 		char a[24], b[24];
 		_cleanup_free_ char *why = NULL, *w = NULL;
 
-		if (c->verdict != VERDICT_NOT_COMPARABLE || c->cand != cand)
+		if (c->verdict != VERDICT_NOT_COMPARABLE || c->cand != cand ||
+		    (i < an->nc) != metric_first(an, c))
 			continue;
 		fmt_num(a, sizeof(a), c->base.mean);
 		fmt_num(b, sizeof(b), c->cur.mean);

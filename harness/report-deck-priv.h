@@ -38,6 +38,7 @@ struct page {
 	size_t len;
 	FILE *b;
 	int tag; /* the next label's tag: explicit, so that drawing code's own labels keep theirs */
+	int obj; /* the next object's tag (legend swatches) */
 };
 
 const char *deck_state_color(enum claim_state s);
@@ -56,6 +57,9 @@ int deck_page_end(struct deck *d, struct page *pg, const char *title);
 /* A label at screen x, y; just is left, center or right. */
 void deck_text_at(struct page *pg, double x, double y, const char *just, int pt, bool bold,
 		  const char *color, const char *text);
+/* A legend centred on the page at height y: a colour swatch and a name per entry, one row. */
+void deck_legend(struct page *pg, double y, const char *const *names, const char *const *colors,
+		 size_t n);
 /* Nothing but the labels: an empty plot over the whole page. */
 void deck_text_only(struct page *pg);
 /* A store's meta value, or def (malloc'd). */

@@ -92,7 +92,7 @@ size_t deck_fit(double frac, int pt)
 
 void deck_page_begin(struct deck *d, struct page *pg, const char *what)
 {
-	*pg = (struct page){ .tag = 100 };
+	*pg = (struct page){ .tag = 100, .obj = 200 };
 	pg->name = xasprintf("page-%02zu-%s", d->page + 1, what);
 	pg->b = open_memstream(&pg->body, &pg->len);
 }
@@ -130,6 +130,32 @@ void deck_text_at(struct page *pg, double x, double y, const char *just, int pt,
 }
 
 /* Nothing but the labels: an empty plot over the whole page. */
+void deck_legend(struct page *pg, double y, const char *const *names, const char *const *colors,
+		 size_t n)
+{
+	const double sw = 0.02, gap = 0.008, sep = 0.035;
+	int pt = 24;
+	double total, x;
+
+	for (;; pt -= 2) { /* one row: smaller text when the names are long */
+		total = 0;
+		for (size_t i = 0; i < n; i++)
+			total += sw + gap + (double)strlen(names[i]) * pt / 2700 + (i ? sep : 0);
+		if (total <= 0.94 || pt <= 16)
+			break;
+	}
+	x = 0.5 - total / 2;
+	for (size_t i = 0; i < n; i++) {
+		fprintf(pg->b,
+			"set object %d rect from screen %.4f, screen %.4f to screen %.4f, "
+			"screen %.4f fc rgb '%s' fillstyle solid 1.0 noborder front\n",
+			pg->obj++, x, y - 0.014, x + sw, y + 0.014, colors[i]);
+		x += sw + gap;
+		deck_text_at(pg, x, y, "left", pt, false, INK, names[i]);
+		x += (double)strlen(names[i]) * pt / 2700 + sep;
+	}
+}
+
 void deck_text_only(struct page *pg)
 {
 	fprintf(pg->b, "unset border\nunset tics\nunset key\nunset grid\n"

@@ -314,7 +314,7 @@ static void test_measured(void **state)
 		/* the scoreboard: C1 decided by the planted numbers */
 		assert_has(t2, "C1");
 		assert_has(t2, "SUPPORTED");
-		assert_has(t2, "mix:anon_steal_pct: MGLRU vs classic -100.0%");
+		assert_has(t2, "mix:anon_steal_pct: mglru vs classic -100.0%");
 		/* C1's page is the generation table of memcg mix under MGLRU */
 		assert_has(t3, "memcg /mix under mglru");
 		assert_has(t3, "youngest");
