@@ -304,6 +304,8 @@ static char *run_conf(struct campaign *c, size_t vi, int64_t run_id, uint64_t se
 		fprintf(f, "workload=%s\n", w->name);
 		fprintf(f, "workload.%s.memcg=%s\n", w->name, w->memcg);
 		fprintf(f, "workload.%s.start_ms=%llu\n", w->name, (unsigned long long)w->start_ms);
+		if (w->after)
+			fprintf(f, "workload.%s.after=%s\n", w->name, w->after);
 		fprintf(f, "workload.%s.arg=%s\n", w->name, w->def->binary);
 		for (size_t j = 0; j < w->nparams; j++) {
 			fprintf(f, "workload.%s.arg=--%s=%s\n", w->name, w->params[j].key,

@@ -1,96 +1,144 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lrubench claims DB...: the scoreboard of claims C1-C8 over one or more
- * campaign databases, merged per claim, naming which database said what.
+ * lrubench claims DB... [--deck DIR]: the scoreboard of claims C1-C8 over
+ * one or more campaign databases, merged per claim, naming which database
+ * said what; with --deck, DIR/deck.pdf (report-deck.h) from the same board.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "claims.h"
 #include "cmd.h"
+#include "report-deck.h"
 #include "store.h"
 #include "util.h"
 #include "verdict.h"
 
 #define CLAIMS_MAX_DBS 32
 
-static void usage(void)
+static const char usage[] =
+	"usage: lrubench claims DB... [--deck DIR]\n"
+	"  one line per claim C1-C8: the verdict merged over the databases, then what each said\n"
+	"  --deck DIR  also write DIR/deck.pdf (16:9 pages: title, scoreboard, one per claim,\n"
+	"              provenance; their gnuplot scripts in DIR/deck/)\n"
+	"  exit 0, 2 on an error (a deck that could not be written included),\n"
+	"       3 when no database has a classic/MGLRU pair with 2 blocks\n";
+
+struct claims_dbs {
+	struct store *st[CLAIMS_MAX_DBS];
+	struct analysis *an[CLAIMS_MAX_DBS];
+	int n;
+};
+
+static void dbs_close(struct claims_dbs *d)
 {
-	fprintf(stderr, "usage: lrubench claims DB...\n");
+	for (int i = 0; i < d->n; i++) {
+		analysis__free(d->an[i]);
+		store__close(d->st[i]);
+	}
+	d->n = 0;
 }
 
-/* The kernels of a dataset's variants, "6.1.0 6.12.118" (into buf). */
-static void kernels(const struct dataset *ds, char *buf, size_t len)
+static int dbs_open(struct claims_dbs *d, char **paths, int n)
 {
-	buf[0] = '\0';
-	for (size_t i = 0; i < ds->nv; i++) {
-		const char *k = ds->v[i].release && *ds->v[i].release ? ds->v[i].release : ds->v[i].kernel;
-		if (!k || strstr(buf, k))
-			continue;
-		size_t l = strlen(buf);
-		snprintf(buf + l, len - l, "%s%s", l ? " " : "", k);
+	for (int i = 0; i < n; i++) {
+		struct verdict_opts o = VERDICT_OPTS_DEFAULT;
+		int r;
+
+		if (access(paths[i], R_OK) < 0) {
+			log_err("%s: %s", paths[i], strerror(errno));
+			return -errno;
+		}
+		r = store__open(paths[i], &d->st[i]);
+		if (r < 0) {
+			log_err("%s: not a campaign database (%s)", paths[i], strerror(-r));
+			return r;
+		}
+		d->n = i + 1;
+		r = analysis__run(d->st[i], NULL, &o, &d->an[i]);
+		if (r < 0) {
+			log_err("%s: cannot analyse the campaign (%s)", paths[i], strerror(-r));
+			return r;
+		}
 	}
+	return 0;
 }
 
 int cmd_claims(int argc, char **argv)
 {
-	size_t n;
-	const struct claim *tab = claims__table(&n);
-	struct claim_result merged[16], per[CLAIMS_MAX_DBS][16];
-	char kern[CLAIMS_MAX_DBS][128], camp[CLAIMS_MAX_DBS][128];
-	int ndb = argc - 1, measured = 0;
+	static const struct option longopts[] = {
+		{ "deck", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	_cleanup_(dbs_close) struct claims_dbs dbs = { 0 };
+	struct claims_board b = { 0 };
+	const char *deck = NULL;
+	char **paths;
+	int c, ndb, ret = 0;
 
-	if (ndb < 1 || (argc > 1 && !strcmp(argv[1], "--help"))) {
-		usage();
-		return ndb < 1 ? EXIT_ERROR : 0;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(usage, stdout);
+			return 0;
+		}
+		if (c != 'd') {
+			fputs(usage, stderr);
+			return EXIT_ERROR;
+		}
+		deck = optarg;
+	}
+	paths = argv + optind;
+	ndb = argc - optind;
+	if (ndb < 1) {
+		fputs(usage, stderr);
+		return EXIT_ERROR;
 	}
 	if (ndb > CLAIMS_MAX_DBS) {
 		log_err("claims: %d databases, at most %d", ndb, CLAIMS_MAX_DBS);
 		return EXIT_ERROR;
 	}
-	for (int d = 0; d < ndb; d++) {
-		const char *db = argv[d + 1];
-		_cleanup_(store__closep) struct store *st = NULL;
-		_cleanup_(analysis__freep) struct analysis *an = NULL;
-		struct verdict_opts o = VERDICT_OPTS_DEFAULT;
-		int r;
-
-		if (access(db, R_OK) < 0) {
-			log_err("%s: %s", db, strerror(errno));
-			return EXIT_ERROR;
-		}
-		r = store__open(db, &st);
-		if (r < 0) {
-			log_err("%s: not a campaign database (%s)", db, strerror(-r));
-			return EXIT_ERROR;
-		}
-		r = analysis__run(st, NULL, &o, &an);
-		if (r < 0) {
-			log_err("%s: cannot analyse the campaign (%s)", db, strerror(-r));
-			return EXIT_ERROR;
-		}
-		for (size_t i = 0; i < an->nc; i++)
-			if (an->c[i].pairs >= VERDICT_MIN_BLOCKS)
-				measured = 1;
-		kernels(an->ds, kern[d], sizeof(kern[d]));
-		snprintf(camp[d], sizeof(camp[d]), "%s", an->ds->campaign ? an->ds->campaign : "?");
-		for (size_t c = 0; c < n; c++) {
-			claims__decide(&tab[c], an, &per[d][c]);
-			if (!d)
-				merged[c] = per[d][c];
-			else
-				claims__merge(&merged[c], &per[d][c]);
-		}
-	}
+	if (dbs_open(&dbs, paths, ndb) < 0)
+		return EXIT_ERROR;
+	claims__board((const struct analysis *const *)dbs.an, (size_t)ndb, &b);
 	printf("%-3s %-12s %s\n", "id", "verdict", "claim / deciding numbers");
-	for (size_t c = 0; c < n; c++) {
-		printf("%-3s %-12s %s\n", tab[c].id, claim_state_name(merged[c].state), tab[c].sentence);
-		for (int d = 0; d < ndb; d++)
+	for (size_t i = 0; i < b.n; i++) {
+		const struct claim *cl = &claims__table(&(size_t){ 0 })[i];
+
+		printf("%-3s %-12s %s\n", cl->id, claim_state_name(b.merged[i].state),
+		       cl->sentence);
+		for (int d = 0; d < ndb; d++) {
+			const struct claim_result *r = &b.per[(size_t)d * b.n + i];
+			char kern[128];
+
+			ds_kernels(dbs.an[d]->ds, kern, sizeof(kern));
 			printf("    %-12s %s  [%s, campaign %s, kernel %s; plans %s]\n",
-			       claim_state_name(per[d][c].state), per[d][c].why, argv[d + 1], camp[d],
-			       kern[d], tab[c].plans);
+			       claim_state_name(r->state), r->why, paths[d],
+			       dbs.an[d]->ds->campaign ? dbs.an[d]->ds->campaign : "?", kern,
+			       cl->plans);
+		}
 	}
-	return measured ? 0 : EXIT_INCOMPLETE;
+	fflush(stdout);
+	if (deck) {
+		_cleanup_free_ struct deck_source *src = xcalloc((size_t)ndb, sizeof(*src));
+
+		for (int d = 0; d < ndb; d++)
+			src[d] = (struct deck_source){ .db_path = paths[d], .st = dbs.st[d],
+						       .an = dbs.an[d] };
+		if (deck__write(src, (size_t)ndb, &b, deck) < 0)
+			ret = EXIT_ERROR;
+		else
+			printf("%s/deck.pdf\n", deck);
+	}
+	if (!ret && !b.measured) {
+		log_err("no database has a classic/MGLRU comparison of a claim's signals with %d "
+			"blocks (exit %d)",
+			VERDICT_MIN_BLOCKS, EXIT_INCOMPLETE);
+		ret = EXIT_INCOMPLETE;
+	}
+	claims_board__clear(&b);
+	return ret;
 }

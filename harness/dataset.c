@@ -7,6 +7,8 @@
 #include "util.h"
 
 #include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /*
@@ -538,6 +540,27 @@ bool ds_cross_lru(const struct dataset *ds, size_t a, size_t b)
 		return strcmp(ds->v[a].lru, ds->v[b].lru) != 0;
 	/* bit 0 switches MGLRU on; the other bits are its features */
 	return (ea & 1) != (eb & 1);
+}
+
+void ds_kernels(const struct dataset *ds, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	for (size_t i = 0; i < ds->nv; i++) {
+		const char *k = ds->v[i].release && *ds->v[i].release ? ds->v[i].release :
+									 ds->v[i].kernel;
+		size_t l = strlen(buf);
+
+		if (!k || strstr(buf, k))
+			continue;
+		snprintf(buf + l, len - l, "%s%s", l ? " " : "", k);
+	}
+}
+
+int ds_swappiness(const struct ds_variant *v)
+{
+	const char *p = v->knobs ? strstr(v->knobs, "vm/swappiness=") : NULL;
+
+	return p ? atoi(p + strlen("vm/swappiness=")) : -1;
 }
 
 void dataset__free(struct dataset *ds)

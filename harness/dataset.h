@@ -121,5 +121,10 @@ int ds_run_increases(struct sqlite3 *db, int64_t run_id, const char *name_like, 
 
 /* Whether variants a and b run different LRU implementations (classic vs any MGLRU mode). */
 bool ds_cross_lru(const struct dataset *ds, size_t a, size_t b);
+/* The kernels of the variants, space-separated, each once: the guest's release where known
+ * ("6.1.0-57-cloud-amd64"), else the variant's kernel text; into buf. */
+void ds_kernels(const struct dataset *ds, char *buf, size_t len);
+/* The vm.swappiness a variant's knobs set ("... vm/swappiness=100 ..."), -1 if they do not. */
+int ds_swappiness(const struct ds_variant *v);
 
 #endif

@@ -431,37 +431,62 @@ static int memcg_key(struct parser *ps, const char *k, const char *v)
 }
 
 /*
+ * A list of names ("a, b c") checked one by one (check returns 0 or fail()'s
+ * error) and joined by sep into *ret (malloc'd); what names the list in the
+ * error for an empty one.
+ */
+static int name_list(struct parser *ps, struct plan_workload *w, const char *v, const char *sep,
+		     int (*check)(struct parser *ps, struct plan_workload *w, const char *name),
+		     const char *what, char **ret)
+{
+	_cleanup_free_ char *copy = xstrdup(v);
+	_cleanup_free_ char *list = NULL;
+	size_t len = 0, n = 0;
+	FILE *f = open_memstream(&list, &len);
+	char *save = NULL;
+
+	for (char *k = strtok_r(copy, ", \t", &save); k; k = strtok_r(NULL, ", \t", &save)) {
+		int r = check(ps, w, k);
+
+		if (r < 0) {
+			fclose(f);
+			return r;
+		}
+		fprintf(f, "%s%s", n++ ? sep : "", k);
+	}
+	fclose(f);
+	if (!n)
+		return fail(ps, "empty %s list in [workload %s]", what, w->name);
+	free(*ret);
+	*ret = TAKE_PTR(list);
+	return 0;
+}
+
+/*
  * "key = majflt, throughput": the results that decide this workload's
  * comparison (its verdict family) instead of the catalogue's; kept
  * space-separated, as the catalogue's .decides.
  */
-static int workload_keys(struct parser *ps, struct plan_workload *w, const char *v)
+static int check_key(struct parser *ps, struct plan_workload *w, const char *k)
 {
-	_cleanup_free_ char *copy = xstrdup(v);
-	_cleanup_free_ char *keys = NULL;
-	size_t len = 0, n = 0;
-	FILE *f = open_memstream(&keys, &len);
-	char *save = NULL;
+	const struct wl_metric *m = w->def->metrics;
 
-	for (char *k = strtok_r(copy, ", \t", &save); k; k = strtok_r(NULL, ", \t", &save)) {
-		const struct wl_metric *m = w->def->metrics;
-
-		while (m->key && strcmp(m->key, k))
-			m++;
-		if (!m->key || m->only) {
-			fclose(f);
-			return fail(ps, "key '%s' is not a result %s reports on every run (see "
-					"'lrubench list')",
-				    k, w->def->name);
-		}
-		fprintf(f, "%s%s", n++ ? " " : "", k);
-	}
-	fclose(f);
-	if (!n)
-		return fail(ps, "empty key list in [workload %s]", w->name);
-	free(w->key);
-	w->key = TAKE_PTR(keys);
+	while (m->key && strcmp(m->key, k))
+		m++;
+	if (!m->key || m->only)
+		return fail(ps, "key '%s' is not a result %s reports on every run (see "
+				"'lrubench list')",
+			    k, w->def->name);
 	return 0;
+}
+
+/* "after = mix, kv": workloads declared above this one, which must exit before it starts. */
+static int check_after(struct parser *ps, struct plan_workload *w, const char *k)
+{
+	for (size_t i = 0; i + 1 < ps->p->nworkloads; i++)
+		if (!strcmp(ps->p->workloads[i].name, k))
+			return 0;
+	return fail(ps, "after '%s': not a workload declared above [workload %s]", k, w->name);
 }
 
 static int workload_key(struct parser *ps, const char *k, const char *v)
@@ -482,8 +507,10 @@ static int workload_key(struct parser *ps, const char *k, const char *v)
 	}
 	if (!strcmp(k, "start"))
 		return set_ms(ps, &w->start_ms, k, v);
+	if (!strcmp(k, "after"))
+		return name_list(ps, w, v, ",", check_after, "'after'", &w->after);
 	if (!strcmp(k, "key") && w->def)
-		return workload_keys(ps, w, v);
+		return name_list(ps, w, v, " ", check_key, "key", &w->key);
 	if (!strcmp(k, "dir") && w->def && w->def->scratch)
 		return fail(ps, "'dir' is given by lrubench (/scratch/%s)", w->name);
 	if (!w->def)
@@ -976,6 +1003,7 @@ void plan__free(struct plan *p)
 		free(p->workloads[i].name);
 		free(p->workloads[i].memcg);
 		free(p->workloads[i].key);
+		free(p->workloads[i].after);
 		kv_free(p->workloads[i].params, p->workloads[i].nparams);
 	}
 	free(p->variants);

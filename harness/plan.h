@@ -76,6 +76,8 @@ struct plan_workload {
 	const struct workload_def *def;
 	char *memcg;
 	uint64_t start_ms;
+	char *after; /* "after =": workloads declared above that exit before it starts,
+		      * comma-separated; NULL: none */
 	struct kv *params; /* resolved: sizes in bytes */
 	size_t nparams;
 	char *key; /* "key =": its key results, space-separated; NULL: the catalogue's */

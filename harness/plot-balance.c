@@ -54,14 +54,6 @@ static struct share share_of(const struct dataset *ds, size_t v)
 	return sh;
 }
 
-/* vm.swappiness from a variant's knobs text ("... vm/swappiness=100 ..."), -1 if unset. */
-static int swappiness_of(const char *knobs)
-{
-	const char *p = strstr(knobs, "vm/swappiness=");
-
-	return p ? atoi(p + 14) : -1;
-}
-
 static int balance_bars(struct plot_ctx *pc, const struct share *sh)
 {
 	const struct dataset *ds = pc->an->ds;
@@ -135,7 +127,7 @@ static int balance_swappiness(struct plot_ctx *pc, const struct share *sh)
 	FILE *f, *b;
 
 	for (size_t v = 0; v < ds->nv; v++) {
-		int s = swappiness_of(ds->v[v].knobs);
+		int s = ds_swappiness(&ds->v[v]);
 
 		if (s < 0 || !sh[v].ok)
 			continue;
@@ -167,7 +159,7 @@ static int balance_swappiness(struct plot_ctx *pc, const struct share *sh)
 		for (int s = 0; s <= 200; s++)
 			for (size_t v = 0; v < ds->nv; v++)
 				if (!strcmp(ds->v[v].lru, lrus[l]) && sh[v].ok &&
-				    swappiness_of(ds->v[v].knobs) == s)
+				    ds_swappiness(&ds->v[v]) == s)
 					fprintf(f, "%d %.4g %.4g\n", s, sh[v].s.mean,
 						stats__mean_ci_half(sh[v].s.n, sh[v].s.sd, 0.95));
 		fprintf(f, "\n\n");

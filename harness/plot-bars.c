@@ -81,14 +81,12 @@ static int bars_group(struct plot_ctx *pc, size_t gi, const char *group)
 			const struct ds_row *row = &ds->rows[rows[k]];
 			const struct comparison *c = v == ds->base ? NULL : cmp_of(an, rows[k], v);
 			double y0 = (double)(nrows - 1 - k) + off;
-			struct stats_summary sb, sv = { 0 };
-			double x = NAN, e = NAN;
+			double x = NAN, e = NAN, mb, hb, mv, hv;
 
-			stats__summary(ds_vals(ds, row, ds->base), row->n[ds->base], &sb);
-			if (row->n[v]) {
-				stats__summary(ds_vals(ds, row, v), row->n[v], &sv);
-				x = 100 * sv.mean / fabs(sb.mean);
-				e = 100 * stats__mean_ci_half(sv.n, sv.sd, 0.95) / fabs(sb.mean);
+			plot_variant_mean(ds, row, ds->base, &mb, &hb);
+			if (plot_variant_mean(ds, row, v, &mv, &hv) == 0) {
+				x = 100 * mv / fabs(mb);
+				e = 100 * hv / fabs(mb);
 			}
 			fprintf(f, "%.3f %.6g %.6g\n", y0, x, e);
 			if (isfinite(x) && x > ymax)

@@ -15,10 +15,12 @@
 #include <sqlite3.h>
 #include <string.h>
 
-#define NRANKS 4
+#define NRANKS PLOT_GENERATIONS
 
-static const char *const rank_color[NRANKS] = { "#0072B2", "#56B4E9", "#E69F00", "#D55E00" };
-static const char *const rank_name[NRANKS] = { "youngest", "2nd youngest", "3rd youngest",
+const char *const plot_generation_color[PLOT_GENERATIONS] = { "#0072B2", "#56B4E9", "#E69F00",
+								"#D55E00" };
+const char *const plot_generation_name[PLOT_GENERATIONS] = { "youngest", "2nd youngest",
+							       "3rd youngest",
 					       "oldest" };
 
 static int64_t run_page_size(struct plot_ctx *pc, int64_t run)
@@ -39,8 +41,8 @@ static int64_t run_page_size(struct plot_ctx *pc, int64_t run)
 }
 
 /* One line per sample: t, then cumulative MiB by rank for anon and for file. */
-static int gen_data(struct plot_ctx *pc, FILE *f, int64_t run, const char *memcg, double *ret_anon,
-		    double *ret_file)
+int plot_generations_data(struct plot_ctx *pc, FILE *f, int64_t run, const char *memcg,
+			  double *ret_anon, double *ret_file)
 {
 	sqlite3_stmt *q = NULL;
 	int64_t origin = plot_run_origin(pc, run), seq = -1, t = 0;
@@ -96,7 +98,7 @@ static int gen_data(struct plot_ctx *pc, FILE *f, int64_t run, const char *memcg
 	return 0;
 }
 
-static void panel(FILE *b, const char *dat, const char *what, int col0, double peak)
+void plot_generations_panel(FILE *b, const char *dat, const char *what, int col0, double peak)
 {
 	fprintf(b, "set title \"%s\"\nset ylabel \"MiB\"\n", what);
 	if (peak > 0)
@@ -112,7 +114,7 @@ static void panel(FILE *b, const char *dat, const char *what, int col0, double p
 		fprintf(b,
 			"%s\"%s\" using 1:%d with filledcurves x1 fs solid 1.0 noborder "
 			"lc rgb '%s' title \"%s\"",
-			i < NRANKS - 1 ? ", " : "", dat, col0 + i, rank_color[i], rank_name[i]);
+			i < NRANKS - 1 ? ", " : "", dat, col0 + i, plot_generation_color[i], plot_generation_name[i]);
 	fprintf(b, "\n");
 }
 
@@ -134,7 +136,7 @@ static int gen_image(struct plot_ctx *pc, size_t v, int64_t run, const char *mem
 		return -errno;
 	fprintf(f,
 		"# seconds, then MiB stacked by generation (youngest first): anon x4, file x4\n");
-	r = gen_data(pc, f, run, memcg, &peak_a, &peak_f);
+	r = plot_generations_data(pc, f, run, memcg, &peak_a, &peak_f);
 	if (fclose(f) != 0 || r < 0)
 		return r < 0 ? r : -EIO;
 	if (peak_a + peak_f < 1) /* less than a MiB ever: not worth a picture */
@@ -146,8 +148,8 @@ static int gen_image(struct plot_ctx *pc, size_t v, int64_t run, const char *mem
 	escape_gnuplot(b, title);
 	fprintf(b, "\nset key outside right top\nset xlabel \"seconds since the first workload "
 		   "started\"\nset lmargin 12\nset rmargin 22\nset autoscale xfix\n");
-	panel(b, dat, "anon", 2, peak_a);
-	panel(b, dat, "file", 2 + NRANKS, peak_f);
+	plot_generations_panel(b, dat, "anon", 2, peak_a);
+	plot_generations_panel(b, dat, "file", 2 + NRANKS, peak_f);
 	fprintf(b, "unset multiplot\n");
 	fclose(b);
 	return plot_render(pc, name, "", title, body, 1280, 860);

@@ -6,6 +6,7 @@
 #include "verdict.h"
 
 #include <dirent.h>
+#include <math.h>
 #include <fcntl.h>
 #include <sqlite3.h>
 #include <string.h>
@@ -91,19 +92,20 @@ static void fail_note(struct plot_ctx *pc, const char *name, const char *why)
 int plot_render(struct plot_ctx *pc, const char *name, const char *group, const char *title,
 		const char *body, int width, int height)
 {
-	static const struct {
+	static const struct plot_term {
 		const char *ext, *term;
 	} terms[] = {
 		{ "png", "pngcairo size %d,%d font 'sans,16' linewidth 1.5 noenhanced" },
 		{ "svg", "svg size %d,%d dynamic font 'sans,16' linewidth 1.5 noenhanced "
 			 "background '#ffffff'" },
 		{ "pdf", "pdfcairo size %gin,%gin font 'sans,9' linewidth 1.5 noenhanced" },
-	};
+	}, slide = { "pdf", "pdfcairo size %gin,%gin font 'sans,%d' linewidth 2 noenhanced" };
 	_cleanup_free_ char *script = xasprintf("%s.gp", name);
 	_cleanup_free_ char *path = xasprintf("%s/%s", pc->set->dir, script);
 	_cleanup_free_ char *err = NULL, *out = NULL;
 	const char *argv[] = { "gnuplot", script, NULL };
 	struct spawn_opts so = { .cwd = pc->set->dir, .ret_stdout = &out, .ret_stderr = &err };
+	size_t nterms = pc->slide ? 1 : ARRAY_SIZE(terms);
 	FILE *f;
 	int r;
 
@@ -112,16 +114,20 @@ int plot_render(struct plot_ctx *pc, const char *name, const char *group, const 
 	f = fopen(path, "we");
 	if (!f)
 		return -errno;
-	fprintf(f, "# lrubench %s: %s plot. Re-run in this directory: gnuplot %s\n",
-		LRUBENCH_VERSION, pc->kind, script);
-	for (size_t i = 0; i < ARRAY_SIZE(terms); i++) {
+	fprintf(f, "# lrubench %s: %s %s. Re-run in this directory: gnuplot %s\n",
+		LRUBENCH_VERSION, pc->kind, pc->slide ? "page" : "plot", script);
+	for (size_t i = 0; i < nterms; i++) {
+		const struct plot_term *t = pc->slide ? &slide : &terms[i];
+
 		fprintf(f, "\nreset\nset terminal ");
-		if (!strcmp(terms[i].ext, "pdf"))
-			fprintf(f, terms[i].term, width / 128.0, height / 128.0);
+		if (pc->slide)
+			fprintf(f, t->term, PLOT_SLIDE_W_IN, PLOT_SLIDE_H_IN, PLOT_SLIDE_FONT);
+		else if (!strcmp(t->ext, "pdf"))
+			fprintf(f, t->term, width / 128.0, height / 128.0);
 		else
-			fprintf(f, terms[i].term, width, height);
-		fprintf(f, "\nset output \"%s.%s\"\n%s%s\nunset output\n", name, terms[i].ext,
-			style, body);
+			fprintf(f, t->term, width, height);
+		fprintf(f, "\nset output \"%s.%s\"\n%s%s\nunset output\n", name, t->ext, style,
+			body);
 	}
 	if (fclose(f) != 0)
 		return -errno;
@@ -130,10 +136,11 @@ int plot_render(struct plot_ctx *pc, const char *name, const char *group, const 
 	if (r == -ENOENT || (r == 127 && err && strstr(err, "exec gnuplot"))) {
 		pc->gnuplot_missing = true;
 		fail_note(pc, name, "gnuplot not found");
-		return r;
+		return -ENOENT;
 	}
-	if (r != 0 || !file_ok(pc->set->dir, name, "png") || !file_ok(pc->set->dir, name, "svg") ||
-	    !file_ok(pc->set->dir, name, "pdf")) {
+	if (r != 0 || !file_ok(pc->set->dir, name, "pdf") ||
+	    (!pc->slide && (!file_ok(pc->set->dir, name, "png") ||
+			    !file_ok(pc->set->dir, name, "svg")))) {
 		_cleanup_free_ char *why =
 			xasprintf("gnuplot exit %d: %s", r, err ? strstrip(err) : "no output");
 
@@ -147,6 +154,18 @@ int plot_render(struct plot_ctx *pc, const char *name, const char *group, const 
 		.name = xstrdup(name),
 		.title = xstrdup(title),
 	};
+	return 0;
+}
+
+int plot_variant_mean(const struct dataset *ds, const struct ds_row *r, size_t v, double *ret_mean,
+		      double *ret_half)
+{
+	struct stats_summary s;
+
+	if (!r->n[v] || stats__summary(ds_vals(ds, r, v), r->n[v], &s) < 0)
+		return -ENODATA;
+	*ret_mean = s.mean;
+	*ret_half = stats__mean_ci_half(s.n, s.sd, 0.95);
 	return 0;
 }
 
@@ -238,6 +257,16 @@ static void clear_old(const char *dir)
 	closedir(d);
 }
 
+int plot_dir_prepare(const char *dir)
+{
+	int r = mkdir_p(dir);
+
+	if (r < 0)
+		return r;
+	clear_old(dir);
+	return 0;
+}
+
 int plot__all(struct sqlite3 *db, const struct analysis *an, const char *dir, struct plot_set *ret)
 {
 	struct plot_ctx pc = { .db = db, .an = an, .set = ret };
@@ -245,10 +274,9 @@ int plot__all(struct sqlite3 *db, const struct analysis *an, const char *dir, st
 
 	memset(ret, 0, sizeof(*ret));
 	ret->dir = xstrdup(dir);
-	r = mkdir_p(dir);
+	r = plot_dir_prepare(dir);
 	if (r < 0)
 		return r;
-	clear_old(dir);
 	for (size_t i = 0; i < ARRAY_SIZE(kinds) && !pc.gnuplot_missing; i++) {
 		pc.kind = kinds[i].k.name;
 		kinds[i].render(&pc);

@@ -570,6 +570,13 @@ int report_html(const struct report *rp, FILE *f)
 		escape_xml(f, rp->plots.first_error);
 		fprintf(f, "</strong></p>\n");
 	}
+	if (!rp->deck_rc)
+		fprintf(f, "<p>Slides: <a href=\"deck.pdf\">deck.pdf</a> (16:9: title, scoreboard, "
+			   "one page per claim, provenance).</p>\n");
+	else if (rp->deck_rc != -ECANCELED)
+		fprintf(f, "<p><strong>deck.pdf was not written</strong> (%s).</p>\n",
+			rp->deck_rc == -ENOENT ? "pdfunite or gnuplot not found" :
+						 "a page or the assembly failed");
 	claims_board(f, rp);
 	verdicts(f, rp);
 	fprintf(f, "<section id=\"heatmap\"><h2>Heatmap</h2>\n");

@@ -35,6 +35,7 @@ struct report {
 	char *wss_text; /* their table and each memcg's limit against its working set */
 	struct plot_set plots;
 	int plots_rc; /* plot__all(): -ENOENT without gnuplot */
+	int deck_rc;  /* deck__write(): 0 written, -ENOENT a tool missing, -ECANCELED not tried */
 	char *campaign, *version, *created, *plan_path, *plan_text, *qemu_version;
 	char *grid; /* the kernel x LRU table (compare-grid.c), or NULL when not a grid */
 	struct report_run *runs;

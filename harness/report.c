@@ -7,6 +7,7 @@
 #include "claims.h"
 #include "compare.h"
 #include "plan.h"
+#include "report-deck.h"
 #include "report-priv.h"
 #include "store.h"
 #include "util.h"
@@ -286,7 +287,18 @@ static int write_md(const struct report *rp, const char *path)
 	md_stalls(rp, f);
 	if (rp->wss_text)
 		fprintf(f, "\n## Working sets\n\n```\n%s```\n", rp->wss_text);
-	fprintf(f, "\n## Plots\n\n");
+	fprintf(f, "\n## Deck\n\n");
+	if (!rp->deck_rc)
+		fprintf(f, "`deck.pdf`: %zu pages, 16:9, for a projector (title, scoreboard, one page "
+			   "per claim, provenance; the pages' gnuplot scripts in `deck/`).\n\n",
+			deck__pages());
+	else if (rp->deck_rc == -ECANCELED)
+		fprintf(f, "No deck: plots were not asked for or gnuplot was not found.\n\n");
+	else
+		fprintf(f, "**deck.pdf was not written**: %s.\n\n",
+			rp->deck_rc == -ENOENT ? "pdfunite (poppler-utils) or gnuplot not found" :
+						 "a page or the assembly failed (lrubench said why)");
+	fprintf(f, "## Plots\n\n");
 	if (rp->plots_rc == -ENOENT)
 		fprintf(f, "gnuplot was not found: no plots.\n\n");
 	for (size_t i = 0; i < rp->plots.n; i++)
@@ -395,6 +407,20 @@ static void wss_text(struct report *rp)
 	fclose(f);
 }
 
+/* deck.pdf of this campaign alone; a failure is logged there and noted in the reports. */
+static int write_deck(struct report *rp)
+{
+	const struct analysis *an = rp->an;
+	struct deck_source src = { .db_path = rp->o->db_path, .st = rp->st, .an = an };
+	struct claims_board b;
+	int r;
+
+	claims__board(&an, 1, &b);
+	r = deck__write(&src, 1, &b, rp->o->dir);
+	claims_board__clear(&b);
+	return r;
+}
+
 int report__write(struct store *st, const struct report_opts *o, int *ret_status)
 {
 	struct report rp = { .st = st, .o = o };
@@ -460,6 +486,7 @@ int report__write(struct store *st, const struct report_opts *o, int *ret_status
 			 rp.plots.first_error);
 	if (rp.plots_rc == -ENOENT)
 		log_warn("gnuplot not found: the report has no plots");
+	rp.deck_rc = rp.plots_rc < 0 ? -ECANCELED : write_deck(&rp);
 	r = write_md(&rp, md);
 	if (r == 0)
 		r = write_file_with(&rp, html, report_html);

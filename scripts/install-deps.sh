@@ -16,6 +16,7 @@ pkgs=(
 	libgsl-dev			# statistics
 	liblzma-dev libzstd-dev zlib1g-dev	# compressed kernel modules (.ko.xz .ko.zst .ko.gz)
 	gnuplot-nox			# plots
+	poppler-utils			# the PDF deck: pdfunite assembles it, pdftoppm checks it
 	libcmocka-dev			# unit tests
 	fio sysbench			# workloads
 	libjson-c-dev			# fio's JSON output, parsed in the guest (static)

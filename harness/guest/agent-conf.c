@@ -414,7 +414,8 @@ static void resolve_workload_field(struct agent_conf *c, const struct pending *p
 	struct conf_workload *w = dot ? find_workload(c, pd->key, (size_t)(dot - pd->key)) : NULL;
 	const char *field = dot ? dot + 1 : "";
 
-	if (!w || (strcmp(field, "memcg") && strcmp(field, "arg") && strcmp(field, "start_ms"))) {
+	if (!w || (strcmp(field, "memcg") && strcmp(field, "arg") && strcmp(field, "start_ms") &&
+		   strcmp(field, "after"))) {
 		conf_error(c, pd->line, "unknown key 'workload.%s'", pd->key);
 		return;
 	}
@@ -426,6 +427,21 @@ static void resolve_workload_field(struct agent_conf *c, const struct pending *p
 		}
 		free(w->memcg);
 		w->memcg = xstrdup(pd->value);
+	} else if (!strcmp(field, "after")) {
+		/* comma-separated workload names: each must exit before this one starts */
+		for (const char *p = pd->value; *p;) {
+			size_t len = strcspn(p, ",");
+			struct conf_workload *o = find_workload(c, p, len);
+
+			if (!o || o == w) {
+				conf_error(c, pd->line, "workload '%s': after '%.*s': %s", w->name,
+					   (int)len, p, o ? "itself" : "no such workload");
+				return;
+			}
+			w->after = xrealloc(w->after, w->n_after + 1, sizeof(*w->after));
+			w->after[w->n_after++] = (size_t)(o - c->workloads);
+			p += len + (p[len] == ',');
+		}
 	} else if (!strcmp(field, "arg")) {
 		w->argv = xrealloc(w->argv, w->argc + 2, sizeof(*w->argv));
 		w->argv[w->argc++] = xstrdup(pd->value);
@@ -537,6 +553,7 @@ void agent_conf_free(struct agent_conf *c)
 
 		free(w->name);
 		free(w->memcg);
+		free(w->after);
 		for (size_t j = 0; j < w->argc; j++)
 			free(w->argv[j]);
 		free(w->argv);

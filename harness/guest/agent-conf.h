@@ -36,6 +36,8 @@ struct conf_workload {
 	char **argv;		/* NULL-terminated; argv[0] is the binary */
 	size_t argc;
 	uint64_t start_ms;
+	size_t *after;		/* indices of the workloads it waits for (they exit first) */
+	size_t n_after;
 };
 
 struct agent_conf {

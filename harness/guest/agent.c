@@ -101,7 +101,14 @@ static int64_t run_deadlines(struct agent *a, struct run_state *rs, int64_t now)
 		struct workload *w = &a->wls[i];
 		int64_t at = rs->t0 + (int64_t)w->conf->start_ms * NS_PER_MS;
 
+		bool waiting = false;
+
 		if (w->started)
+			continue;
+		/* after = ...: its predecessors' exits wake the loop (SIGCHLD) */
+		for (size_t j = 0; j < w->conf->n_after; j++)
+			waiting |= !a->wls[w->conf->after[j]].exited;
+		if (waiting)
 			continue;
 		if (at <= now) {
 			workload_start(a, w);

@@ -50,6 +50,9 @@ struct fx_campaign {
 	bool reorder;	      /* register metrics and scopes in another order: other ids */
 	const struct fx_run *runs;
 	size_t nruns;
+	/* more of a run's numbers: called in each sample (seq >= 0, before it ends) and once
+	 * after them (seq -1, with the results), for completed runs; NULL: none */
+	void (*extra)(struct store *st, int64_t run_id, const struct fx_run *r, int64_t seq);
 };
 
 static inline void fx_value(struct store *st, int64_t id, int64_t seq, const char *m, const char *sc,
@@ -112,12 +115,16 @@ static inline void fx_write(const char *path, const struct fx_campaign *c)
 				assert_int_equal(store__lru_gen(st, id, seq, 1, "/wl", 0, 4 + seq,
 								100 * seq, 50, 60),
 						 0);
+			if (c->extra && !strcmp(r->status, RUN_COMPLETED))
+				c->extra(st, id, r, seq);
 			assert_int_equal(store__sample_end(st, id, seq, true), 0);
 		}
 		if (!strcmp(r->status, RUN_COMPLETED))
 			assert_int_equal(store__result(st, id, "anon", "throughput", r->throughput,
 						       "ops/s", "higher"),
 					 0);
+		if (c->extra && !strcmp(r->status, RUN_COMPLETED))
+			c->extra(st, id, r, -1);
 		snprintf(text, sizeof(text), "run at place %d", r->ord);
 		assert_int_equal(store__event(st, id, 5, "phase", text), 0);
 		assert_int_equal(store__log(st, id, "console", text, strlen(text)), 0);

@@ -307,10 +307,68 @@ check_report() {
 		done
 	done
 	ls "$dir"/plots/gen-*-_wl.png > /dev/null 2>&1 || { bad "$name" "no MGLRU generations plot of memcg wl"; return 1; }
+	if command -v pdfinfo > /dev/null; then
+		[[ $(pdfinfo "$dir/deck.pdf" 2> /dev/null | awk '/^Pages:/ { print $2 }') == 11 ]] ||
+			{ bad "$name" "no 11-page deck.pdf in $dir"; return 1; }
+	fi
 	# every plot is inlined in the page
 	local svgs; svgs=$(grep -c '<svg' "$dir/index.html")
 	((svgs >= $(ls "$dir"/plots/*.svg | wc -l))) || { bad "$name" "index.html inlines $svgs of the SVG plots"; return 1; }
 	return 0
+}
+
+# --- the deck of a real campaign, read as a person would --------------------
+# slice's database (classic and MGLRU, 2 blocks; run here when slice did not
+# run first) and, when the noise test left it, the A/A one beside it.
+png_size() { od -An -tu1 -j16 -N8 "$1" | awk '{ print $3 * 256 + $4 "x" $7 * 256 + $8 }'; }
+pgm_ink() { # the share of inked pixels (< 200 of 255) of a P5 PGM, in per mille
+	local w h; read -r w h < <(sed -n '2p' "$1")
+	tail -c $((w * h)) "$1" | od -An -v -tu1 | tr -s ' ' '\n' | awk -v n=$((w * h)) '$1 != "" && $1 < 200 { d++ } END { print int(1000 * d / n) }'
+}
+test_deck() {
+	local db=$tmp/slice.db dir=$tmp/deck rc=0 f
+	command -v pdftoppm > /dev/null && command -v pdfunite > /dev/null ||
+		{ echo "SKIP deck: poppler-utils is not installed (make deps)"; return; }
+	if [[ ! -s $db ]]; then
+		$lrb run harness/tests/plans/slice.ini --db "$db" > /dev/null 2> "$tmp/deck-run.err" || rc=$?
+		verdict_rc $rc || { bad deck "lrubench run failed (exit $rc): $(tail -3 "$tmp/deck-run.err")"; return; }
+	fi
+	local dbs=("$db"); [[ -s $tmp/aa.db ]] && dbs+=("$tmp/aa.db")
+	rc=0; $lrb claims "${dbs[@]}" --deck "$dir" > "$tmp/deck.out" 2> "$tmp/deck.err" || rc=$?
+	[[ $rc == 0 ]] || { bad deck "lrubench claims --deck exit $rc: $(tail -2 "$tmp/deck.err")"; return; }
+	local pdf=$dir/deck.pdf
+	[[ $(tail -1 "$tmp/deck.out") == "$pdf" ]] || { bad deck "claims did not name $pdf last"; return; }
+	local pages; pages=$(pdfinfo "$pdf" | awk '/^Pages:/ { print $2 }')
+	[[ $pages == 11 ]] || { bad deck "$pages pages, want 11 (title, scoreboard, 8 claims, provenance)"; return; }
+	local sized; sized=$(pdfinfo -f 1 -l 99 "$pdf" | grep -cE 'size: +960 x 540 pts')
+	[[ $sized == 11 ]] || { bad deck "$sized of 11 pages are 960x540 pt (16:9)"; return; }
+	pdftoppm -png -r 48 "$pdf" "$dir/png" && pdftoppm -gray -r 24 "$pdf" "$dir/pgm" ||
+		{ bad deck "pdftoppm could not render $pdf"; return; }
+	local n=0 least=1000
+	for f in "$dir"/png-*.png; do
+		n=$((n + 1))
+		[[ $(png_size "$f") == 640x360 ]] || { bad deck "$f is $(png_size "$f"), not 640x360 (16:9)"; return; }
+	done
+	[[ $n == 11 ]] || { bad deck "pdftoppm rendered $n PNG pages"; return; }
+	for f in "$dir"/pgm-*.pgm; do
+		local ink; ink=$(pgm_ink "$f")
+		((ink >= 2)) || { bad deck "$f looks blank: ink on $ink per mille of its pixels"; return; }
+		((ink < least)) && least=$ink
+	done
+	local rel; rel=$(q "$db" "SELECT value FROM run_prov WHERE key='kernel.release' LIMIT 1")
+	local t1 t2 t3; t1=$(pdftotext -f 1 -l 1 "$pdf" -) t2=$(pdftotext -f 2 -l 2 "$pdf" -) t3=$(pdftotext -f 3 -l 3 "$pdf" -)
+	[[ -n $rel && $t1 == *"$rel"* && $t1 == *"runs measured"* ]] || { bad deck "title page without kernel '$rel': $t1"; return; }
+	[[ $t1 != *"NO CLAIM MEASURED"* ]] || { bad deck "title says nothing was measured"; return; }
+	for c in C1 C2 C3 C4 C5 C6 C7 C8; do
+		[[ $t2 == *"$c"* ]] || { bad deck "scoreboard page without $c"; return; }
+	done
+	[[ $t3 == *"deciding: "*"blocks"* ]] || { bad deck "C1 page without its deciding numbers: $t3"; return; }
+	# report writes one too (test_compare reported slice's database)
+	local camp; camp=$(q "$db" "SELECT value FROM meta WHERE key='campaign'")
+	[[ -s $LRUBENCH_REPORTS/$camp/deck.pdf ]] || $lrb report "$db" > /dev/null 2>&1
+	[[ $(pdfinfo "$LRUBENCH_REPORTS/$camp/deck.pdf" 2> /dev/null | awk '/^Pages:/ { print $2 }') == 11 ]] ||
+		{ bad deck "lrubench report wrote no 11-page deck.pdf"; return; }
+	ok "deck: ${#dbs[@]} database(s), 11 pages of 960x540 pt, 16:9 PNGs, ink on each (least $least per mille), kernel $rel named, C1's page with its numbers"
 }
 
 # --- failure is never green: a kernel that panics in every run --------------
@@ -1001,7 +1059,7 @@ test_wss() {
 	ok "wss: $checked estimates within 15% of the known working sets: $(q "$db" "SELECT group_concat(memcg || '/' || method || ' ' || CAST(pages AS INT) || '~' || CAST(known AS INT), ', ') FROM wss WHERE known IS NOT NULL")"
 }
 
-tests=${LRUBENCH_TESTS:-"refuse slice failed_runs noise verdict hang garbage panic crash oom qemu_killed lrubench_killed lrubench_interrupted odd_paths disk_full catalogue lowmem shards kbuild kbuild_resume kbuild_errors stall_delay bisect debian612 kbuild612 owntree612 kernel_axis wss"}
+tests=${LRUBENCH_TESTS:-"refuse slice failed_runs noise deck verdict hang garbage panic crash oom qemu_killed lrubench_killed lrubench_interrupted odd_paths disk_full catalogue lowmem shards kbuild kbuild_resume kbuild_errors stall_delay bisect debian612 kbuild612 owntree612 kernel_axis wss"}
 for t in $tests; do
 	echo "== $t" >&2
 	"test_$t"

@@ -47,6 +47,30 @@ static void test_disks(void **state)
 	agent_conf_free(c);
 }
 
+/* workload.NAME.after: indices of the workloads that exit first; unknown names are errors. */
+static void test_after(void **state)
+{
+	struct agent_conf *c = parse("run=1\n"
+				     "workload=c\nworkload.c.arg=/bin/true\nworkload.c.after=a,b\n"
+				     "workload=a\nworkload.a.arg=/bin/true\n"
+				     "workload=b\nworkload.b.arg=/bin/true\n");
+
+	(void)state;
+	assert_int_equal(c->n_errors, 0);
+	assert_int_equal(c->workloads[0].n_after, 2);
+	assert_int_equal(c->workloads[0].after[0], 1);
+	assert_int_equal(c->workloads[0].after[1], 2);
+	assert_int_equal(c->workloads[1].n_after, 0);
+	agent_conf_free(c);
+
+	c = parse("run=1\nworkload=a\nworkload.a.arg=/bin/true\nworkload.a.after=z\n"
+		  "workload.a.after=a\n");
+	assert_int_equal(c->n_errors, 2);
+	assert_string_equal(c->errors[0], "run.conf:4: workload 'a': after 'z': no such workload");
+	assert_string_equal(c->errors[1], "run.conf:5: workload 'a': after 'a': itself");
+	agent_conf_free(c);
+}
+
 static void test_disk_errors(void **state)
 {
 	struct agent_conf *c = parse("tools_disk=../etc\n"
@@ -112,7 +136,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_disks),
-		cmocka_unit_test(test_disk_errors),
+		cmocka_unit_test(test_disk_errors), cmocka_unit_test(test_after),
 		cmocka_unit_test(test_readback),
 		cmocka_unit_test(test_trace),
 	};

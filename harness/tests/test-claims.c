@@ -76,6 +76,8 @@ static void test_table(void **state)
 		snprintf(id, sizeof(id), "C%zu", i + 1);
 		assert_string_equal(t[i].id, id);
 		assert_non_null(t[i].sentence);
+		assert_non_null(t[i].title);
+		assert_true(strlen(t[i].title) <= 30); /* a scoreboard line */
 		assert_non_null(t[i].plans);
 		assert_true(t[i].rule != CLAIM_DIRECTION || (t[i].signals[0] && t[i].direction));
 	}
@@ -174,6 +176,89 @@ static void test_c7_c8(void **state)
 	assert_non_null(strstr(r.why, "kswapd:cpu_ns"));
 }
 
+/* C2 reads MGLRU at the highest swappiness above classic's, not MGLRU at the default. */
+static void test_c2_swappiness(void **state)
+{
+	struct ds_variant v[3] = { { .lru = (char *)"classic", .knobs = (char *)"" },
+				   { .lru = (char *)"mglru", .knobs = (char *)"lru_enabled=0x0007" },
+				   { .lru = (char *)"mglru",
+				     .knobs = (char *)"lru_enabled=0x0007 vm/swappiness=200" } };
+	struct ds_row row = { .label = (char *)"mix:anon_steal_pct", .metric = (char *)"mix:anon_steal_pct",
+			      .family = (char *)"mix", .result = true, .scope = (char *)"mix" };
+	struct comparison c[2];
+	struct dataset ds = { .v = v, .nv = 3, .base = 0, .rows = &row, .nrows = 1 };
+	struct analysis an = { .ds = &ds, .o = VERDICT_OPTS_DEFAULT, .c = c, .nc = 2 };
+	struct claim_result r;
+	const struct claim *c2 = claims__find("C2");
+	(void)state;
+
+	for (size_t i = 0; i < 2; i++)
+		c[i] = (struct comparison){ .row = 0, .cand = i + 1, .pairs = 5,
+					    .base = { .n = 5, .mean = 2, .min = 1, .max = 3 },
+					    .cur = { .n = 5, .mean = 0, .min = 0, .max = 1 } };
+	/* MGLRU at 60 reclaims no anon (C1), MGLRU at 200 as much as classic: fixed */
+	c[0].change = -1, c[0].ci_lo = -1, c[0].ci_hi = -0.9;
+	c[1].change = 0.01, c[1].ci_lo = -0.03, c[1].ci_hi = 0.04;
+	claims__decide(c2, &an, &r);
+	assert_int_equal(r.state, CLAIM_CONTRADICTED);
+	assert_true(r.has_cmp);
+	assert_int_equal(r.cand, 2);
+	/* still none at 200: not fixed */
+	c[1].change = -0.8, c[1].ci_lo = -0.95, c[1].ci_hi = -0.6;
+	claims__decide(c2, &an, &r);
+	assert_int_equal(r.state, CLAIM_SUPPORTED);
+	assert_int_equal(r.cand, 2);
+	/* no raised swappiness measured: says what would decide it */
+	an.nc = 1;
+	ds.nv = 2;
+	claims__decide(c2, &an, &r);
+	assert_int_equal(r.state, CLAIM_INCONCLUSIVE);
+	assert_false(r.has_cmp);
+	assert_non_null(strstr(r.why, "higher vm.swappiness"));
+}
+
+/* An interval still unbounded (baseline mean not known nonzero) is open, with its numbers. */
+static void test_unbounded(void **state)
+{
+	struct fx f;
+	struct claim_result r;
+	(void)state;
+
+	fx_init(&f, "classic", "mglru");
+	f.c[0].change = -1;
+	assert_int_equal(decide(&f, "C1", &r), CLAIM_INCONCLUSIVE);
+	assert_true(r.has_cmp);
+	assert_non_null(strstr(r.why, "interval unbounded, 4 blocks"));
+}
+
+/* Several databases: the merged verdict and the source it stands on. */
+static void test_board(void **state)
+{
+	struct fx a, b;
+	const struct analysis *an[2];
+	struct claims_board board;
+	(void)state;
+
+	fx_init(&a, "classic", "mglru");
+	fx_init(&b, "classic", "mglru");
+	plant(&b, 0, -0.9, -0.6); /* b supports C1, a has nothing to say */
+	an[0] = &a.an;
+	an[1] = &b.an;
+	claims__board(an, 2, &board);
+	assert_int_equal(board.n, 8);
+	assert_int_equal(board.merged[0].state, CLAIM_SUPPORTED);
+	assert_int_equal(board.from[0], 1);
+	assert_true(board.merged[0].has_cmp);
+	assert_int_equal(board.per[0 * board.n + 0].state, CLAIM_INCONCLUSIVE);
+	assert_true(board.measured);
+	claims_board__clear(&board);
+
+	claims__board(an, 1, &board); /* a alone measured no claim */
+	assert_false(board.measured);
+	assert_int_equal(board.merged[0].state, CLAIM_INCONCLUSIVE);
+	claims_board__clear(&board);
+}
+
 static void test_merge(void **state)
 {
 	struct claim_result a = { .state = CLAIM_INCONCLUSIVE }, s = { .state = CLAIM_SUPPORTED },
@@ -194,6 +279,8 @@ int main(void)
 		cmocka_unit_test(test_table),	   cmocka_unit_test(test_c1_planted),
 		cmocka_unit_test(test_reversed),   cmocka_unit_test(test_c4),
 		cmocka_unit_test(test_c7_c8),	   cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_c2_swappiness), cmocka_unit_test(test_unbounded),
+		cmocka_unit_test(test_board),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -194,6 +194,11 @@ static const struct {
 	  "bad.ini:4: 'dir' is given by lrubench (/scratch/w)" },
 	{ "[variant a]\n[workload w]\ntype = mmap-stride\nstride = 4K\nstride = 8K\n",
 	  "bad.ini:5: 'stride' set twice in [workload w]" },
+	{ "[variant a]\n[workload w]\ntype = anon-zipf\nafter = v\n[workload v]\n",
+	  "bad.ini:4: after 'v': not a workload declared above [workload w]" },
+	{ "[variant a]\n[workload w]\ntype = anon-zipf\nafter = w\n",
+	  "bad.ini:4: after 'w': not a workload declared above [workload w]" },
+	{ "[variant a]\n[workload w]\nafter = ,\n", "bad.ini:3: empty 'after' list in [workload w]" },
 	{ "[variant a]\n[memcg m]\n[workload w]\ntype = proactive\nmemcg = m\nsize = 1M\n",
 	  "bad.ini:0: [workload w] needs 'request' (bytes per memory.reclaim write and memory.high "
 	  "step)" },
@@ -357,7 +362,19 @@ static void test_adaptive_and_keys(void **state)
 	assert_int_equal(p->repetitions, 3);
 	assert_int_equal(p->max_time_ms, 0);
 	assert_string_equal(p->workloads[0].key, "throughput lat_p99 majflt");
+	assert_null(p->workloads[0].after);
 	plan__free(p);
+	/* after: the workloads that exit first, as the agent's run.conf lists them */
+	{
+		_cleanup_free_ char *seq = xasprintf(
+			"%s[workload x]\ntype = anon-zipf\nmemcg = m\nsize = 1x\n"
+			"[workload y]\ntype = anon-zipf\nmemcg = m\nsize = 1x\nafter = w x\n",
+			auto_text);
+
+		assert_int_equal(plan__parse("s.ini", seq, &p, &err), 0);
+		assert_string_equal(p->workloads[2].after, "w,x");
+		plan__free(p);
+	}
 	assert_int_equal(plan__parse("b.ini", bounded, &p, &err), 0);
 	assert_true(p->adaptive);
 	assert_int_equal(p->min_repetitions, 4);
@@ -376,7 +393,7 @@ static void test_adaptive_and_keys(void **state)
 static void test_shipped_plans_parse(void **state)
 {
 	static const char *const plans[] = { "default", "quick", "c1", "c2", "c3",
-					     "c4",	"c5",	 "c6", "full" };
+					     "c4",	"c5",	 "c6", "full", "claims" };
 	struct plan *p = NULL;
 	char *err = NULL;
 
