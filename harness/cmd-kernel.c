@@ -2,7 +2,7 @@
 #include "cmd.h"
 #include "kernel-build.h"
 #include "kernel.h"
-#include "metrics.h"
+#include "kernel-version.h"
 #include "util.h"
 
 #include <dirent.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "kernel.h"
-#include "metrics.h"
+#include "kernel-version.h"
 #include "spawn.h"
 #include "util.h"
 

@@ -15,6 +15,8 @@
 #ifndef LRUBENCH_METRICS_H
 #define LRUBENCH_METRICS_H
 
+#include "kernel-version.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -44,18 +46,6 @@ const char *metric_kind_name(enum metric_kind kind);
 /* The dictionary's rows, for listings and reports. */
 const struct metric_info *metric__table(size_t *ret_n);
 
-/* A kernel version; sub is -1 when only the X.Y series is known (Debian ABI
- * strings such as "6.1.0-57-cloud-amd64" do not carry the upstream sublevel). */
-struct kernel_version {
-	int major, minor, sub;
-};
-/* "6.1.192" -> 6.1.192, "6.1.0-57-cloud-amd64" -> 6.1.(-1), "6.1" -> 6.1.0;
- * -EINVAL if release does not start with X.Y. */
-int kernel_version_parse(const char *release, struct kernel_version *ret);
-/* Whether v (sub -1: anywhere in its series) may fall in [from, until); an
- * until of 0.0.0 is open. */
-bool kernel_version_in_range(struct kernel_version v, struct kernel_version from,
-			     struct kernel_version until);
 const char *metric_better_name(enum metric_better better);
 
 #endif
