@@ -206,6 +206,44 @@ static void decide_direction(const struct claim *c, const struct analysis *an,
 		 c->raised_swappiness ? " and MGLRU at a higher vm.swappiness" : "", c->plans);
 }
 
+/* +1: MGLRU did better than classic on this key comparison, -1: worse, 0: neither or
+ * not a classic/MGLRU pair (a regression of classic against MGLRU is MGLRU's gain). */
+static int mglru_effect(const struct analysis *an, const struct comparison *cmp)
+{
+	int o = claims__orientation(an->ds, cmp->cand);
+
+	if (!cmp->key || !o)
+		return 0;
+	if (cmp->verdict == VERDICT_IMPROVEMENT)
+		return o;
+	if (cmp->verdict == VERDICT_REGRESSION)
+		return -o;
+	return 0;
+}
+
+/* A workload MGLRU made worse and another it made better (not the "system" family:
+ * the claim is about workloads), the first such pair of key comparisons. */
+static bool mixed_pair(const struct analysis *an, const char **ret_worse, const char **ret_better)
+{
+	for (size_t i = 0; i < an->nc; i++) {
+		const char *fw = an->ds->rows[an->c[i].row].family;
+
+		if (mglru_effect(an, &an->c[i]) >= 0 || !strcmp(fw, "system"))
+			continue;
+		for (size_t j = 0; j < an->nc; j++) {
+			const char *fb = an->ds->rows[an->c[j].row].family;
+
+			if (mglru_effect(an, &an->c[j]) > 0 && strcmp(fb, "system") &&
+			    strcmp(fb, fw)) {
+				*ret_worse = fw;
+				*ret_better = fb;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
 static void decide_mixed(const struct claim *c, const struct analysis *an, struct claim_result *r)
 {
 	size_t worse = 0, better = 0, undecided = 0, keys = 0;
@@ -213,26 +251,28 @@ static void decide_mixed(const struct claim *c, const struct analysis *an, struc
 
 	for (size_t i = 0; i < an->nc; i++) {
 		const struct comparison *cmp = &an->c[i];
-		const struct ds_row *row = &an->ds->rows[cmp->row];
+		int e = mglru_effect(an, cmp);
+
 		if (!cmp->key || !claims__orientation(an->ds, cmp->cand))
 			continue;
 		keys++;
-		if (cmp->verdict == VERDICT_REGRESSION)
-			worse++, wl_worse = wl_worse ? wl_worse : row->family;
-		else if (cmp->verdict == VERDICT_IMPROVEMENT)
-			better++, wl_better = wl_better ? wl_better : row->family;
+		if (e < 0)
+			worse++;
+		else if (e > 0)
+			better++;
 		else if (cmp->decision != DECISION_WITHIN && cmp->decision != DECISION_BEYOND)
 			undecided++;
 	}
 	set(r, CLAIM_INCONCLUSIVE, an->ds, NULL, 0, NULL);
-	if (worse && better && strcmp(wl_worse, wl_better)) {
+	if (mixed_pair(an, &wl_worse, &wl_better)) {
 		r->state = CLAIM_SUPPORTED;
 		snprintf(r->why, sizeof(r->why), "%zu key regressions (e.g. %s), %zu gains (e.g. %s)",
 			 worse, wl_worse, better, wl_better);
-	} else if (keys && !undecided && !(worse && better)) {
+	} else if (keys && !undecided) {
 		r->state = CLAIM_CONTRADICTED;
-		snprintf(r->why, sizeof(r->why), "all %zu key metrics decided: %zu regressions, %zu gains",
-			 keys, worse, better);
+		snprintf(r->why, sizeof(r->why),
+			 "all %zu key metrics decided: %zu regressions, %zu gains, no workload "
+			 "regressed while another gained", keys, worse, better);
 	} else {
 		snprintf(r->why, sizeof(r->why),
 			 "%zu regressions, %zu gains, %zu undecided of %zu key metrics: run %s with more blocks",

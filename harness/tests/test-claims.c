@@ -169,6 +169,30 @@ static void test_c7_c8(void **state)
 	assert_int_equal(decide(&f, "C7", &r), CLAIM_CONTRADICTED);
 	f.c[1].decision = DECISION_OPEN;
 	assert_int_equal(decide(&f, "C7", &r), CLAIM_INCONCLUSIVE);
+	/* a system-wide gain beside one workload's regression is no second workload */
+	f.c[1].verdict = VERDICT_IMPROVEMENT, f.c[1].decision = DECISION_BEYOND;
+	f.c[2].verdict = VERDICT_NO_CHANGE, f.c[2].decision = DECISION_WITHIN;
+	assert_int_equal(decide(&f, "C7", &r), CLAIM_CONTRADICTED);
+	f.c[2].verdict = VERDICT_IMPROVEMENT, f.c[2].decision = DECISION_BEYOND;
+	assert_int_equal(decide(&f, "C7", &r), CLAIM_SUPPORTED);
+	assert_non_null(strstr(r.why, "e.g. mix"));
+	assert_non_null(strstr(r.why, "e.g. anon"));
+	f.c[1].verdict = VERDICT_NO_CHANGE, f.c[1].decision = DECISION_WITHIN;
+
+	/* MGLRU the baseline: classic's regression in mix is MGLRU's gain there */
+	{
+		struct fx g;
+
+		fx_init(&g, "mglru", "classic");
+		for (size_t i = 0; i < NROWS; i++)
+			g.c[i].key = true, g.c[i].decision = DECISION_BEYOND;
+		g.c[0].verdict = VERDICT_REGRESSION;
+		g.c[1].verdict = VERDICT_NO_CHANGE, g.c[1].decision = DECISION_WITHIN;
+		g.c[2].verdict = VERDICT_IMPROVEMENT;
+		assert_int_equal(decide(&g, "C7", &r), CLAIM_SUPPORTED);
+		assert_non_null(strstr(r.why, "regressions (e.g. anon)"));
+		assert_non_null(strstr(r.why, "gains (e.g. mix)"));
+	}
 
 	assert_int_equal(decide(&f, "C8", &r), CLAIM_CONTRADICTED);
 	f.c[1].verdict = VERDICT_NOT_COMPARABLE;
