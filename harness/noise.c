@@ -11,53 +11,6 @@
 #include <sqlite3.h>
 #include <string.h>
 
-static struct kv *kv_copy(const struct kv *kv, size_t n)
-{
-	struct kv *c = xcalloc(n + 1, sizeof(*c));
-
-	for (size_t i = 0; i < n; i++) {
-		c[i].key = xstrdup(kv[i].key);
-		c[i].value = xstrdup(kv[i].value);
-	}
-	return c;
-}
-
-static struct plan_variant variant_copy(const struct plan_variant *v, const char *name)
-{
-	return (struct plan_variant){
-		.name = xstrdup(name),
-		.kernel = xstrdup(v->kernel),
-		.config = v->config ? xstrdup(v->config) : NULL,
-		.modules = v->modules ? xstrdup(v->modules) : NULL,
-		.lru = xstrdup(v->lru),
-		.lru_enabled = v->lru_enabled,
-		.min_ttl_ms = v->min_ttl_ms,
-		.sysctls = kv_copy(v->sysctls, v->nsysctls),
-		.nsysctls = v->nsysctls,
-		.memcg_files = kv_copy(v->memcg_files, v->nmemcg_files),
-		.nmemcg_files = v->nmemcg_files,
-	};
-}
-
-static void variant_clear(struct plan_variant *v)
-{
-	free(v->name);
-	free(v->kernel);
-	free(v->config);
-	free(v->modules);
-	free(v->lru);
-	for (size_t i = 0; i < v->nsysctls; i++) {
-		free(v->sysctls[i].key);
-		free(v->sysctls[i].value);
-	}
-	for (size_t i = 0; i < v->nmemcg_files; i++) {
-		free(v->memcg_files[i].key);
-		free(v->memcg_files[i].value);
-	}
-	free(v->sysctls);
-	free(v->memcg_files);
-}
-
 int noise__plan(struct plan *p, const char *variant, char **ret_err)
 {
 	struct plan_variant *twins;
@@ -76,10 +29,10 @@ int noise__plan(struct plan *p, const char *variant, char **ret_err)
 	a = xasprintf("%s-a", variant);
 	b = xasprintf("%s-b", variant);
 	twins = xcalloc(2, sizeof(*twins));
-	twins[0] = variant_copy(&p->variants[vi], a);
-	twins[1] = variant_copy(&p->variants[vi], b);
+	twins[0] = plan_variant__copy(&p->variants[vi], a);
+	twins[1] = plan_variant__copy(&p->variants[vi], b);
 	for (size_t i = 0; i < p->nvariants; i++)
-		variant_clear(&p->variants[i]);
+		plan_variant__clear(&p->variants[i]);
 	free(p->variants);
 	p->variants = twins;
 	p->nvariants = 2;

@@ -354,8 +354,6 @@ static bool sweepable(const char *k)
 	       !strncmp(k, "sysctl.", 7);
 }
 
-static void variant_clear(struct plan_variant *v);
-
 /*
  * "a, b, c": a sweep. Each value is checked now, against a scratch variant,
  * so an error names this line; the variant is expanded at the end.
@@ -393,7 +391,7 @@ static int variant_sweep(struct parser *ps, struct plan_variant *var, const char
 			return fail(ps, "empty value in the list '%s' for '%s'", v, k);
 		r = variant_knob(ps, &tmp, k, val);
 		tmp.name = NULL;
-		variant_clear(&tmp);
+		plan_variant__clear(&tmp);
 		if (r < 0)
 			return r;
 		for (size_t i = 0; i < sw->nvalues; i++)
@@ -619,7 +617,7 @@ static int section_start(struct parser *ps, char *hdr)
 	return 0;
 }
 
-static void variant_clear(struct plan_variant *v)
+void plan_variant__clear(struct plan_variant *v)
 {
 	free(v->name);
 	free(v->kernel);
@@ -645,7 +643,7 @@ static char *strdup_or_null(const char *s)
 }
 
 /* A copy of v without its sweeps, named name. */
-static struct plan_variant plan_variant_copy(const struct plan_variant *v, const char *name)
+struct plan_variant plan_variant__copy(const struct plan_variant *v, const char *name)
 {
 	struct plan_variant c = *v;
 
@@ -703,7 +701,7 @@ static int variant_expand(struct parser *ps, const struct plan_variant *v,
 			r = fail(ps, "swept variant name '%s' is longer than 64 characters", name);
 			break;
 		}
-		c = plan_variant_copy(v, name);
+		c = plan_variant__copy(v, name);
 		for (size_t i = 0; i < v->nsweeps && r == 0; i++) {
 			ps->line = v->sweeps[i].line;
 			r = variant_knob(ps, &c, v->sweeps[i].key, v->sweeps[i].values[idx[i]]);
@@ -741,7 +739,7 @@ static int variants_expand(struct parser *ps)
 		r = variant_expand(ps, &p->variants[i], &out, &nout);
 	}
 	for (size_t i = 0; i < p->nvariants; i++)
-		variant_clear(&p->variants[i]);
+		plan_variant__clear(&p->variants[i]);
 	free(p->variants);
 	p->variants = out;
 	p->nvariants = nout;
@@ -994,7 +992,7 @@ void plan__free(struct plan *p)
 	if (!p)
 		return;
 	for (size_t i = 0; i < p->nvariants; i++)
-		variant_clear(&p->variants[i]);
+		plan_variant__clear(&p->variants[i]);
 	for (size_t i = 0; i < p->nmemcgs; i++) {
 		free(p->memcgs[i].name);
 		kv_free(p->memcgs[i].files, p->memcgs[i].nfiles);
@@ -1037,7 +1035,7 @@ int plan__keep_variant(struct plan *p, const char *name, const char *new_name, c
 	}
 	for (size_t i = 0; i < p->nvariants; i++)
 		if (i != vi)
-			variant_clear(&p->variants[i]);
+			plan_variant__clear(&p->variants[i]);
 	if (vi)
 		p->variants[0] = p->variants[vi];
 	p->nvariants = 1;
@@ -1096,7 +1094,7 @@ int plan__remap(struct plan *p, const char *text, char **ret_err)
 				goto fail;
 			}
 		vs = xrealloc(vs, n + 1, sizeof(*vs));
-		vs[n] = plan_variant_copy(&p->variants[from], f[0]);
+		vs[n] = plan_variant__copy(&p->variants[from], f[0]);
 		free(vs[n].kernel);
 		free(vs[n].config);
 		free(vs[n].modules);
@@ -1111,7 +1109,7 @@ int plan__remap(struct plan *p, const char *text, char **ret_err)
 		goto bad;
 	}
 	for (size_t i = 0; i < p->nvariants; i++)
-		variant_clear(&p->variants[i]);
+		plan_variant__clear(&p->variants[i]);
 	free(p->variants);
 	p->variants = vs;
 	p->nvariants = n;
@@ -1125,7 +1123,7 @@ bad:
 			: xasprintf("variant remap: no variants, or no baseline among them");
 fail:
 	for (size_t k = 0; k < n; k++)
-		variant_clear(&vs[k]);
+		plan_variant__clear(&vs[k]);
 	free(vs);
 	return -EINVAL;
 }

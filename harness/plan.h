@@ -139,6 +139,11 @@ void plan__freep(struct plan **p);
  */
 int plan__remap(struct plan *p, const char *text, char **ret_err);
 
+/* A copy of v with strings of its own, named name, without sweeps (noise's twins);
+ * plan_variant__clear frees what a variant owns. */
+struct plan_variant plan_variant__copy(const struct plan_variant *v, const char *name);
+void plan_variant__clear(struct plan_variant *v);
+
 /*
  * Keep only the variant named name (NULL: the baseline), renamed new_name,
  * as the baseline. -ENOENT with *ret_err if the plan has no such variant.

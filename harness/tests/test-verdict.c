@@ -323,8 +323,10 @@ static void test_noise(void **state)
 {
 	static const char plan_text[] = "[campaign]\nbaseline = b\n[variant a]\nlru = classic\n"
 					"[variant b]\nlru = mglru\nsysctl.vm.swappiness = 10\n"
-					"memcg.m.memory.max = 1M\n[memcg m]\nmemory.max = 2M\n"
-					"[workload w]\ntype = anon-zipf\nmemcg = m\nsize = 1M\n";
+					"memcg.m.memory.max = 1M\nthp = always\nread_ahead_kb = 64\n"
+					"trace = off\nmin_ttl_ms = 500\n[memcg m]\nmemory.max = 2M\n"
+					"[workload w]\ntype = anon-zipf\nmemcg = m\nsize = 1M\n"
+					"[workload f]\ntype = file-zipf\nmemcg = m\nsize = 1M\n";
 	_cleanup_free_ char *path = xasprintf("%s/c.db", tmpdir);
 	_cleanup_free_ char *err = NULL;
 	struct plan *p = NULL;
@@ -347,6 +349,11 @@ static void test_noise(void **state)
 		assert_string_equal(p->variants[i].sysctls[0].value, "10");
 		assert_string_equal(plan_variant_memcg(&p->variants[i], "m", "memory.max"),
 				    "1048576");
+		/* every knob of the variant, not only those noise.c once knew of */
+		assert_string_equal(p->variants[i].thp, "always");
+		assert_int_equal(p->variants[i].read_ahead_kb, 64);
+		assert_int_equal(p->variants[i].trace, 0);
+		assert_int_equal(p->variants[i].min_ttl_ms, 500);
 	}
 	assert_int_equal(noise__plan(p, "zz", &err), -ENOENT);
 	plan__free(p);
