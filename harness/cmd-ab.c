@@ -101,14 +101,7 @@ int cmd_ab(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
-	struct campaign_opts o = {
-		.accel = "auto",
-		.results_dir = path_results(),
-		.reports_dir = path_reports(),
-		.build_dir = path_build(),
-		.kernel_cache = path_kernel_cache(),
-		.recipes_dir = path_recipes(),
-	};
+	struct campaign_opts o;
 	_cleanup_(plan__freep) struct plan *plan = NULL;
 	_cleanup_free_ char *err = NULL, *la = NULL, *lb = NULL, *db = NULL;
 	const char *a = NULL, *b = NULL, *plan_path = path_default_plan();
@@ -116,9 +109,15 @@ int cmd_ab(int argc, char **argv)
 	int c, r;
 
 	optind = 1;
+	cmd_campaign_defaults(&o);
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		int64_t n;
 
+		r = cmd_campaign_opt(&o, c, optarg);
+		if (r < 0)
+			return 2;
+		if (r > 0)
+			continue;
 		switch (c) {
 		case 'b':
 			a = optarg;
@@ -135,23 +134,6 @@ int cmd_ab(int argc, char **argv)
 				return 2;
 			}
 			o.repetitions = (int)n;
-			break;
-		case 'a':
-			if (strcmp(optarg, "auto") && strcmp(optarg, "kvm") &&
-			    strcmp(optarg, "tcg")) {
-				log_err("--accel: bad value '%s' (auto, kvm or tcg)", optarg);
-				return 2;
-			}
-			o.accel = optarg;
-			break;
-		case 'd':
-			o.db_path = optarg;
-			break;
-		case 't':
-			if (parse_duration_ms(optarg, &o.timeout_ms) < 0) {
-				log_err("--timeout: bad duration '%s'", optarg);
-				return 2;
-			}
 			break;
 		case 'h':
 			usage(stdout);

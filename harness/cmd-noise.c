@@ -48,13 +48,7 @@ int cmd_noise(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
-	struct campaign_opts o = {
-		.accel = "auto",
-		.results_dir = path_results(),
-		.reports_dir = path_reports(),
-		.build_dir = path_build(),
-		.kernel_cache = path_kernel_cache(),
-	};
+	struct campaign_opts o;
 	_cleanup_(plan__freep) struct plan *plan = NULL;
 	_cleanup_(store__closep) struct store *st = NULL;
 	_cleanup_(noise__freep) struct noise *nz = NULL;
@@ -62,9 +56,15 @@ int cmd_noise(int argc, char **argv)
 	const char *want = NULL;
 	int c, r;
 
+	cmd_campaign_defaults(&o);
 	while ((c = getopt_long(argc, argv, "hj:", longopts, NULL)) != -1) {
 		int64_t n;
 
+		r = cmd_campaign_opt(&o, c, optarg);
+		if (r < 0)
+			return 2;
+		if (r > 0)
+			continue;
 		switch (c) {
 		case 'V':
 			want = optarg;
@@ -75,39 +75,6 @@ int cmd_noise(int argc, char **argv)
 				return 2;
 			}
 			o.repetitions = (int)n;
-			break;
-		case 'j':
-			if (parse_i64(optarg, &n) < 0 || n < 1 || n > 64) {
-				log_err("--jobs: bad value '%s' (1..64)", optarg);
-				return 2;
-			}
-			o.jobs = (int)n;
-			break;
-		case 'k':
-			o.kernel = optarg;
-			break;
-		case 'c':
-			o.config = optarg;
-			break;
-		case 'm':
-			o.modules = optarg;
-			break;
-		case 'a':
-			if (strcmp(optarg, "auto") && strcmp(optarg, "kvm") &&
-			    strcmp(optarg, "tcg")) {
-				log_err("--accel: bad value '%s' (auto, kvm or tcg)", optarg);
-				return 2;
-			}
-			o.accel = optarg;
-			break;
-		case 't':
-			if (parse_duration_ms(optarg, &o.timeout_ms) < 0) {
-				log_err("--timeout: bad duration '%s'", optarg);
-				return 2;
-			}
-			break;
-		case 'd':
-			o.db_path = optarg;
 			break;
 		case 'h':
 			usage(stdout);

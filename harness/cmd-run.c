@@ -49,18 +49,6 @@ static int opt_int(const char *name, const char *v, int min, int max, int *ret)
 	return 0;
 }
 
-static struct campaign_opts opts_default(void)
-{
-	return (struct campaign_opts){
-		.accel = "auto",
-		.results_dir = path_results(),
-		.reports_dir = path_reports(),
-		.build_dir = path_build(),
-		.kernel_cache = path_kernel_cache(),
-		.recipes_dir = path_recipes(),
-	};
-}
-
 int cmd_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -81,46 +69,28 @@ int cmd_run(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
-	struct campaign_opts o = opts_default();
+	struct campaign_opts o;
 	_cleanup_(plan__freep) struct plan *plan = NULL;
 	_cleanup_free_ char *err = NULL;
 	const char *plan_path, *resume = NULL;
-	int c, idx = 0;
+	int c;
 
-	while ((c = getopt_long(argc, argv, "hj:", longopts, &idx)) != -1) {
+	cmd_campaign_defaults(&o);
+	while ((c = getopt_long(argc, argv, "hj:", longopts, NULL)) != -1) {
+		int r = cmd_campaign_opt(&o, c, optarg);
+
+		if (r < 0)
+			return 2;
+		if (r > 0)
+			continue;
 		switch (c) {
-		case 'k':
-			o.kernel = optarg;
-			break;
-		case 'c':
-			o.config = optarg;
-			break;
-		case 'm':
-			o.modules = optarg;
-			break;
 		case 'r':
 			if (opt_int("reps", optarg, 1, 1000, &o.repetitions) < 0)
 				return 2;
 			break;
-		case 'j':
-			if (opt_int("jobs", optarg, 1, 64, &o.jobs) < 0)
-				return 2;
-			break;
-		case 'a':
-			if (strcmp(optarg, "auto") && strcmp(optarg, "kvm") && strcmp(optarg, "tcg")) {
-				log_err("--accel: bad value '%s' (auto, kvm or tcg)", optarg);
-				return 2;
-			}
-			o.accel = optarg;
-			break;
-		case 'd':
-			o.db_path = optarg;
-			break;
-		case 't':
 		case 's':
-			if (parse_duration_ms(optarg, c == 't' ? &o.timeout_ms
-								: &o.silence_timeout_ms) < 0) {
-				log_err("--%s: bad duration '%s'", longopts[idx].name, optarg);
+			if (parse_duration_ms(optarg, &o.silence_timeout_ms) < 0) {
+				log_err("--silence: bad duration '%s'", optarg);
 				return 2;
 			}
 			break;
@@ -194,9 +164,10 @@ int cmd_run(int argc, char **argv)
 /* The scheduler's worker: 'lrubench __run-one DB RUN_ID' (not for users). */
 int cmd_run_one(int argc, char **argv)
 {
-	struct campaign_opts o = opts_default();
+	struct campaign_opts o;
 	int64_t id;
 
+	cmd_campaign_defaults(&o);
 	if (argc != 3 || parse_i64(argv[2], &id) < 0) {
 		fprintf(stderr, "usage: lrubench __run-one DB RUN_ID\n");
 		return 2;

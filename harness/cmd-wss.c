@@ -132,22 +132,22 @@ int cmd_wss(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
-	struct campaign_opts o = {
-		.accel = "auto",
-		.results_dir = path_results(),
-		.reports_dir = path_reports(),
-		.build_dir = path_build(),
-		.kernel_cache = path_kernel_cache(),
-		.repetitions = 1,
-	};
+	struct campaign_opts o;
 	struct wss_opts wo = { .start_ms = 10000, .window_ms = 5000, .windows = 4 };
 	_cleanup_(plan__freep) struct plan *plan = NULL;
 	_cleanup_free_ char *err = NULL, *db = NULL, *text = NULL;
 	int c, r;
 
+	cmd_campaign_defaults(&o);
+	o.repetitions = 1;
 	while ((c = getopt_long(argc, argv, "hj:", longopts, NULL)) != -1) {
 		int64_t n = 0;
 
+		r = cmd_campaign_opt(&o, c, optarg);
+		if (r < 0)
+			goto bad;
+		if (r > 0)
+			continue;
 		switch (c) {
 		case 's':
 		case 'w':
@@ -183,37 +183,6 @@ int cmd_wss(int argc, char **argv)
 			if (parse_count("--reps", optarg, 1, 100, &n) < 0)
 				goto bad;
 			o.repetitions = (int)n;
-			break;
-		case 'j':
-			if (parse_count("--jobs", optarg, 1, 64, &n) < 0)
-				goto bad;
-			o.jobs = (int)n;
-			break;
-		case 'k':
-			o.kernel = optarg;
-			break;
-		case 'c':
-			o.config = optarg;
-			break;
-		case 'm':
-			o.modules = optarg;
-			break;
-		case 'a':
-			if (strcmp(optarg, "auto") && strcmp(optarg, "kvm") &&
-			    strcmp(optarg, "tcg")) {
-				log_err("--accel: bad value '%s' (auto, kvm or tcg)", optarg);
-				goto bad;
-			}
-			o.accel = optarg;
-			break;
-		case 't':
-			if (parse_duration_ms(optarg, &o.timeout_ms) < 0) {
-				log_err("--timeout: bad duration '%s'", optarg);
-				goto bad;
-			}
-			break;
-		case 'd':
-			o.db_path = optarg;
 			break;
 		case 'h':
 			usage(stdout);

@@ -32,6 +32,14 @@ int cmd_ab(int argc, char **argv);
 int cmd_bisect(int argc, char **argv);
 int cmd_bisect_step(int argc, char **argv);
 
+struct campaign_opts;
+/* cmd-campaign.c: the defaults of the commands that run a campaign, and the
+ * options they all take alike: -k/--kernel, -c/--config, -m/--modules, -d/--db,
+ * -j/--jobs, -a/--accel, -t/--timeout (their getopt codes). 1: c was one of
+ * them and is applied; 0: it is not one; -EINVAL: a bad value, said why. */
+void cmd_campaign_defaults(struct campaign_opts *o);
+int cmd_campaign_opt(struct campaign_opts *o, int c, const char *arg);
+
 /* Paths relative to the repository root, overridable through the environment. */
 const char *path_build(void);	     /* LRUBENCH_BUILD, default "build" */
 const char *path_results(void);	     /* LRUBENCH_RESULTS, default "results" */
