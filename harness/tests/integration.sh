@@ -808,8 +808,8 @@ test_stall_delay() {
 # measure both ends, call the middle commit bad and name it (not the bad end),
 # without touching the repository's work tree. Each commit is a kernel build
 # (about 3 minutes through a warm ccache here): a fourth commit, a harmless one
-# before the regression that a step would call good, cost 5 more minutes of
-# make check for a decision the good end already exercises.
+# before the regression that a step would call good, made the test 1064 s
+# against 920 s, for a decision the good end already exercises.
 # A git repository of a linux-source tarball, one commit: DIR TARBALL MESSAGE.
 # Later commits in it need the identity exported here (run it in a subshell).
 linux_repo() {
