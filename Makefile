@@ -1,7 +1,9 @@
 # lrubench: build, run and test.
 #
 #   make run     install what is missing, build, fetch Debian's kernel, run the default A/B
-#   make check   every test: unit (sanitizers) and integration (real guests under QEMU)
+#   make check   lint, fuzz-build, unit (sanitizers) and integration (real guests under
+#                QEMU, tier check of harness/tests/integration/TESTS), timed at the end
+#   make check-full  the same with the full integration tier (cold 6.12 kernel builds)
 #   make bench   benchmarks that print figures
 #   make clean   remove build outputs (keeps results/, reports/ and the kernel cache)
 
@@ -47,15 +49,19 @@ TEST_LIB_OBJS := $(HOST_LIB_OBJS:$(BUILD)/host/%=$(BUILD)/san/%) \
 	$(BUILD)/san/harness/guest/stall-pair.o $(BUILD)/san/harness/guest/perf-ring.o \
 	$(BUILD)/san/harness/guest/trace-events.o
 
-.PHONY: all deps run check unit integration bench clean fuzz fuzz-build claims
+.PHONY: all deps run check check-full lint unit unit-bins integration bench clean fuzz \
+	fuzz-build claims
 # Objects are not intermediates to delete: keep them for incremental builds.
 .SECONDARY:
 all: $(BUILD)/lrubench $(AGENT) $(WL_BINS) $(BUILD)/tools/extract-ikconfig
 
+# Every compile waits for deps (an order-only prerequisite: it runs first, once,
+# and never makes anything out of date), so `make -j2 deps all` cannot compile
+# before the packages (zstd.h, ...) are installed.
 deps:
 	@scripts/install-deps.sh
 
-$(BUILD)/host/%.o: %.c
+$(BUILD)/host/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -c -o $@ $<
@@ -64,15 +70,15 @@ $(BUILD)/lrubench: $(HOST_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(HOST_LDLIBS)
 
 # The kernel's own IKCONFIG extractor, for kernels without a config file beside them.
-$(BUILD)/tools/extract-ikconfig:
+$(BUILD)/tools/extract-ikconfig: | deps
 	@mkdir -p $(dir $@)
 	tar -xJf /usr/src/linux-source-6.1.tar.xz -O linux-source-6.1/scripts/extract-ikconfig > $@.tmp
 	chmod +x $@.tmp && mv $@.tmp $@
 
-$(LIBPERF)/lib/libperf.a:
+$(LIBPERF)/lib/libperf.a: | deps
 	scripts/build-libperf.sh $(LIBPERF)
 
-$(BUILD)/guest/%.o: %.c | $(LIBPERF)/lib/libperf.a
+$(BUILD)/guest/%.o: %.c | deps $(LIBPERF)/lib/libperf.a
 	@mkdir -p $(dir $@)
 	@echo "  CC      $< (guest)"
 	@$(CC) $(CPPFLAGS) -Iworkloads/lib -I$(LIBPERF)/include $(WARN) $(CFLAGS) -c -o $@ $<
@@ -93,7 +99,7 @@ $(BUILD)/guest/bin/wl-%: $(BUILD)/guest/workloads/wl-%.o $(WL_LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) -static $(CFLAGS) -o $@ $^ $(WL_LDLIBS)
 
-$(BUILD)/san/%.o: %.c
+$(BUILD)/san/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	@echo "  CC      $< (sanitizers)"
 	@$(CC) $(CPPFLAGS) -Iworkloads/lib -DLRUBENCH_TEST $(WARN) -O1 -g $(SAN) -c -o $@ $<
@@ -122,15 +128,31 @@ claims: deps all
 	camp=$$(sqlite3 $(CLAIMS_DB) "SELECT value FROM meta WHERE key = 'campaign'"); \
 	$(BUILD)/lrubench claims $(CLAIMS_DB) --deck $${LRUBENCH_REPORTS:-reports}/$$camp
 
-unit: deps $(TEST_BINS)
-	@set -e; for t in $(TEST_BINS); do echo "== $$t"; $$t; done
+# The test binaries compile on every core (unless make already runs with -j),
+# then each runs, even after one fails: harness/tests/unit.sh counts the cases.
+NPROC := $(shell nproc 2>/dev/null || echo 1)
+unit: deps
+	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC)) unit-bins
+	@harness/tests/unit.sh $(BUILD) $(TEST_BINS)
 
+unit-bins: $(TEST_BINS)
+
+# Integration tests: harness/tests/integration/NAME.t through prove; the tiers
+# and the order are the table harness/tests/integration/TESTS.
+IT_TIER ?= check
 integration: deps all
-	harness/tests/integration.sh $(BUILD)
+	harness/tests/integration/run $(BUILD) $(IT_TIER)
 
-# the fuzz targets are linked first so that a parser change that breaks them fails
-# here rather than in the fuzzing run after the tests
-check: fuzz-build unit integration
+# lint, fuzz-build, unit, integration in order, each timed (harness/tests/check.sh).
+lint: deps
+	@if [ -e scripts/lint.sh ]; then scripts/lint.sh; \
+	else echo "lint: scripts/lint.sh missing"; exit 1; fi
+
+check:
+	@MAKE="$(MAKE)" harness/tests/check.sh check $(BUILD)
+
+check-full:
+	@MAKE="$(MAKE)" harness/tests/check.sh full $(BUILD)
 
 $(BUILD)/bench-ingest: $(BUILD)/host/harness/tests/bench-ingest.o $(HOST_LIB_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(HOST_LDLIBS)
@@ -152,7 +174,7 @@ FUZZ_LIBS_recipe := -lcrypto
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iharness/common \
 	-Iharness -Iworkloads -DLRUBENCH_VERSION='"$(VERSION)"'
 
-$(BUILD)/fuzz/fuzz-%: harness/tests/fuzz-%.c $(FUZZ_SRCS_stream) $(FUZZ_SRCS_plan) $(FUZZ_SRCS_recipe)
+$(BUILD)/fuzz/fuzz-%: harness/tests/fuzz-%.c $(FUZZ_SRCS_stream) $(FUZZ_SRCS_plan) $(FUZZ_SRCS_recipe) | deps
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_SRCS_$*) -lm $(FUZZ_LIBS_$*)
 
