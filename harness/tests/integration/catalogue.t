@@ -8,7 +8,7 @@ test_catalogue() {
 	# one repetition a side: every run measured, but too few blocks for a verdict (exit 3)
 	$lrb run harness/tests/plans/catalogue.ini --db "$db" >"$tmp/catalogue.out" 2>"$tmp/catalogue.err" || rc=$?
 	[[ $rc == 3 ]] || { bad catalogue "lrubench run exit $rc, want 3 (one block): $(tail -5 "$tmp/catalogue.err")"; return; }
-	local what; what=$(check_catalogue_runs "$db" catalogue 2) || return
+	local what; what=$(check_catalogue_runs "$db" catalogue 2) || { bad catalogue "$what"; return; }
 	# The disks were there: the tools disk read-only, the scratch disk writable, mounted.
 	local argv; argv=$(q "$db" "SELECT value FROM run_prov WHERE run_id=1 AND key='qemu.argv'")
 	[[ $argv == *"readonly=on"*"serial=lrubench-tools"* && $argv == *"cache=unsafe"*"serial=lrubench-scratch"* ]] ||

@@ -132,11 +132,13 @@ pgm_ink() { # the share of inked pixels (< 200 of 255) of a P5 PGM, in per mille
 }
 
 # --- the catalogue: every workload reports every result of its row, and its memcg reclaimed
-# $1 db, $2 test name, $3 expected runs. Workloads are named after their types in the plan.
+# $1 db, $2 the test's name (the caller reports), $3 expected runs. Workloads are named after their types in the plan.
+# Prints what it checked, or why it failed and returns 1 (it runs in $(...):
+# the caller reports, as a bad inside would be lost with the subshell).
 check_catalogue_runs() {
-	local db=$1 name=$2 want=$3
+	local db=$1 want=$3
 	local n; n=$(q "$db" "SELECT COUNT(*) FROM run WHERE status='completed'")
-	[[ $n == "$want" ]] || { bad "$name" "expected $want completed runs, got $n: $(q "$db" "SELECT id,status,reason FROM run")"; return 1; }
+	[[ $n == "$want" ]] || { echo "expected $want completed runs, got $n: $(q "$db" "SELECT id,status,reason FROM run")"; return 1; }
 	local missing="" checked=0
 	while read -r type key _unit _better only; do
 		for run in $(q "$db" "SELECT r.id FROM run r WHERE EXISTS (SELECT 1 FROM result WHERE run_id=r.id AND workload='$type')"); do
@@ -150,10 +152,10 @@ check_catalogue_runs() {
 			fi
 		done
 	done < <($lrb list --results)
-	[[ -z $missing ]] || { bad "$name" "results missing or misplaced:$missing"; return 1; }
+	[[ -z $missing ]] || { echo "results missing or misplaced:$missing"; return 1; }
 	# Every memcg of every run reclaimed (memory.stat pgsteal grew).
 	local idle; idle=$(q "$db" "SELECT run_id || ':' || scope || '=' || (MAX(v) - MIN(v)) FROM v_value WHERE metric='memory.stat:pgsteal' GROUP BY run_id, scope HAVING MAX(v) - MIN(v) <= 0")
-	[[ -z $idle ]] || { bad "$name" "memcgs that reclaimed nothing (run:memcg=pgsteal delta): $idle"; return 1; }
+	[[ -z $idle ]] || { echo "memcgs that reclaimed nothing (run:memcg=pgsteal delta): $idle"; return 1; }
 	local memcgs; memcgs=$(q "$db" "SELECT COUNT(DISTINCT scope) FROM v_value WHERE metric='memory.stat:pgsteal'")
 	echo "$checked results checked, $memcgs memcgs reclaimed"
 }
