@@ -27,8 +27,9 @@ for t in "$@"; do
 	if ((rc != 0 && f == 0)); then
 		f=1
 		broken+=("$t: exit $rc without a cmocka failure count")
+	elif ((f > 0)); then
+		broken+=("$t: $f failed")
 	fi
-	((f == 0)) || broken+=("$t: $f failed")
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 	echo "$secs ${t##*/} $p $f" >> "$times.tmp"
 	echo "-- ${t##*/}: $p passed, $f failed in $secs s"
