@@ -165,10 +165,12 @@ bench: deps all $(BUILD)/bench-ingest
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := stream plan recipe
 FUZZ_SRCS_stream := harness/stream.c harness/common/util.c
-FUZZ_SRCS_plan := harness/plan.c workloads/catalogue.c harness/kernel-build.c harness/kernel.c \
+FUZZ_SRCS_plan := harness/plan.c workloads/catalogue.c harness/kernel-build.c \
+	harness/kernel-workspace.c harness/kernel.c \
 	harness/kernel-version.c harness/spawn.c harness/common/util.c
 FUZZ_LIBS_plan := -lcrypto
-FUZZ_SRCS_recipe := harness/kernel-build.c harness/kernel.c harness/kernel-version.c \
+FUZZ_SRCS_recipe := harness/kernel-build.c harness/kernel-workspace.c harness/kernel.c \
+	harness/kernel-version.c \
 	harness/spawn.c harness/common/util.c
 FUZZ_LIBS_recipe := -lcrypto
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iharness/common \

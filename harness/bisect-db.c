@@ -315,7 +315,9 @@ int bisect_db__rule_save(struct bisect_db *db, const struct bisect_rule *rule)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(rule_params); i++) {
 		const char *f = (const char *)rule + rule_params[i].off;
+		/* f is the field at its offsetof(): not a reinterpretation of bytes */
 		_cleanup_free_ char *v =
+			/* cppcheck-suppress invalidPointerCast */
 			!rule_params[i].integer ? xasprintf("%.17g", *(const double *)f)
 			: !strcmp(rule_params[i].key, "rule.seed")
 				? xasprintf("%llu", (unsigned long long)*(const uint64_t *)f)
@@ -342,7 +344,7 @@ int bisect_db__rule_load(struct bisect_db *db, struct bisect_rule *ret, char **r
 		}
 		errno = 0;
 		if (!rule_params[i].integer)
-			*(double *)f = strtod(v, &end);
+			*(double *)f = strtod(v, &end); // cppcheck-suppress invalidPointerCast
 		else if (!strcmp(rule_params[i].key, "rule.seed"))
 			*(uint64_t *)f = strtoull(v, &end, 10);
 		else

@@ -195,7 +195,8 @@ static int tools_collect(struct tool_file **ret, size_t *ret_n, char **ret_err)
 		free(f);
 		return r;
 	}
-	qsort(f, n, sizeof(*f), file_cmp);
+	if (n)
+		qsort(f, n, sizeof(*f), file_cmp);
 	*ret = f;
 	*ret_n = n;
 	return 0;

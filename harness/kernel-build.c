@@ -12,6 +12,7 @@
  * on a shared 2-core machine two kernel builds at once only slow each other.
  */
 #include "kernel-build.h"
+#include "kernel-workspace.h"
 #include "kernel.h"
 #include "spawn.h"
 #include "util.h"
@@ -605,6 +606,7 @@ struct kb {
 	char prekey[65];
 	bool exported; /* this build exported a git source's tree (drop_git_source) */
 	char *work, *src, *obj, *log_path;
+	char *ws_desc; /* how the series' workspace was used: "ws-6.1 (fresh)", ... */
 	FILE *log;
 	char tail[TAIL_KEEP];
 	size_t tail_len;
@@ -1382,6 +1384,7 @@ static void kb_clear(struct kb *b)
 	free(b->src);
 	free(b->obj);
 	free(b->log_path);
+	free(b->ws_desc);
 }
 
 static int kb_init(struct kb *b, const struct kbuild_recipe *r, const struct kbuild_opts *o,
@@ -1773,6 +1776,7 @@ static int write_manifest(struct kb *b, const char *dir, const char *key, const 
 	fprintf(f, "config_sha256 = %s\n", csha);
 	fprintf(f, "compiler = %s\n", b->compiler);
 	fprintf(f, "ccache = %s\n", b->ccache ? "yes" : "no");
+	fprintf(f, "workspace = %s\n", b->ws_desc ? b->ws_desc : "none");
 	fprintf(f, "release = %s\n", release);
 	fprintf(f, "bzimage_sha256 = %s\n", isha);
 	fprintf(f, "build_seconds = %.0f\n", seconds);
@@ -1877,6 +1881,7 @@ static int compile(struct kb *b, const char *key, const char *config, struct kbu
 	_cleanup_free_ char *out = xasprintf("%s/.build-%s.%d", b->cache, key, (int)getpid());
 	_cleanup_free_ char *jobs = NULL, *localversion = NULL, *release = NULL, *relpath = NULL;
 	_cleanup_free_ char *err = NULL;
+	_cleanup_(kws__freep) struct kws *ws = NULL;
 	char *extra[6];
 	const struct {
 		const char *from, *to;
@@ -1889,6 +1894,28 @@ static int compile(struct kb *b, const char *key, const char *config, struct kbu
 	double seconds;
 	int rc;
 
+	/*
+	 * Compile in the series' workspace (kernel-workspace.h): the config
+	 * resolved in the scratch tree, the scratch tree's files synced in.
+	 */
+	{
+		_cleanup_free_ char *version = source_version(b->src), *series = NULL;
+		_cleanup_free_ char *dotconfig = xasprintf("%s/.config", b->obj);
+
+		series = kws_series(version);
+		rc = kws__prepare(b->cache, series, b->src, dotconfig, b->o->force, &ws, &err);
+		if (rc < 0)
+			return fail(b, rc, "%s", err);
+		b->ws_desc = ws->fresh ? xasprintf("ws-%s (fresh)", series)
+				       : xasprintf("ws-%s (incremental: %u files written, %u "
+						   "removed, %u unchanged)",
+						   series, ws->written, ws->removed, ws->same);
+		say(b, KBUILD_STAGE_INFO, "workspace %s", b->ws_desc);
+		free(b->src);
+		free(b->obj);
+		b->src = xstrdup(ws->src);
+		b->obj = xstrdup(ws->obj);
+	}
 	jobs = xasprintf("-j%d", b->o->jobs > 0 ? b->o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN));
 	/* The release names the build: uname -r in the guest says which kernel it is. */
 	localversion = xasprintf("LOCALVERSION=-lrb-%.8s", key);
@@ -1902,6 +1929,7 @@ static int compile(struct kb *b, const char *key, const char *config, struct kbu
 	b->compiling = true;
 	b->t0 = b->last_progress = now_mono_ns();
 	rc = run_make(b, "bzImage", extra);
+	kws__done(ws, rc);
 	b->compiling = false;
 	seconds = (double)(now_mono_ns() - t0) / 1e9;
 	if (rc != 0) {

@@ -113,7 +113,8 @@ int main(int argc, char **argv)
 
 	if (wl_opts_parse("wl-stream-hot", argc, argv, opts) < 0)
 		return 2;
-	npages = hot_size / (uint64_t)page;
+	/* cppcheck reads the test below as "page may be 0"; sysconf's page size is not */
+	npages = hot_size / (uint64_t)page; // cppcheck-suppress zerodivcond
 	if (!stream_files || !passes || !chunk || stream_size / stream_files < (uint64_t)page ||
 	    wl_zipf_init(&zipf, npages, theta) < 0) {
 		fprintf(stderr, "wl-stream-hot: need a hot set of 2 pages or more, stream files of "

@@ -22,6 +22,7 @@
 #include "claims.h"
 #include "report-deck.h"
 #include "spawn.h"
+#include "util.h"
 #include "verdict.h"
 
 /* A plan with the C1 mix beside the fixture's anon workload. */
@@ -197,7 +198,7 @@ static void png_read(const char *path, uint32_t *ret_w, uint32_t *ret_h, double 
 		uint32_t n = be32(p + off);
 
 		if (!memcmp(p + off + 4, "IDAT", 4)) {
-			idat = realloc(idat, ilen + n);
+			idat = xrealloc(idat, ilen + n, 1);
 			memcpy(idat + ilen, p + off + 8, n);
 			ilen += n;
 		}
