@@ -22,6 +22,15 @@ test_kbuild() {
 	grep -q 'up to date' "$out/a1.err" && how_a="cached"
 	grep -q 'up to date' "$out/b1.err" && how_b="cached"
 	echo "  kbuild: minimal $how_a, patched-example $how_b" >&2
+	# Right after minimal, the one-patch recipe is an incremental build in the series'
+	# workspace (a cache older than workspaces may hold minimal, but no workspace).
+	if [[ $how_a != cached && $how_b != cached ]]; then
+		local mb; mb=$(dirname "$b")/manifest
+		grep -q '^workspace = ws-6\.1 (incremental' "$mb" &&
+			(($(sed -n 's/^compiled_files = //p' "$mb") < 100)) ||
+			{ bad kbuild "patched-example was no incremental build: $(grep -E '^(workspace|compiled_files) = ' "$mb" | tr '\n' ' ')"; return; }
+		how_b+=", incremental: $(sed -n 's/^compiled_files = //p' "$mb") files compiled"
+	fi
 	[[ $a != "$b" && -s $a && -s $b ]] || { bad kbuild "same or empty images: $a $b"; return; }
 	for f in bzImage config System.map build.log manifest; do
 		[[ -s $dir_a/$f && -s $dir_b/$f ]] || { bad kbuild "$f missing from a build directory"; return; }
