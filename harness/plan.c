@@ -72,10 +72,32 @@ int lru_mode_parse(const char *s, unsigned *ret)
 		*ret = 7;
 		return 0;
 	}
-	if (parse_u64(s, &v) < 0 || v > 7)
+	/* A bit mask: hexadecimal as the kernel prints it (0x0007), or decimal. */
+	if (parse_u64_c(s, &v) < 0 || v > 7)
 		return -EINVAL;
 	*ret = (unsigned)v;
 	return 0;
+}
+
+/*
+ * Why a number was refused, for the message: "" when it is plainly not one
+ * (the message's example says what is), else what is wrong with it.
+ */
+static const char *num_why(const char *v, int r)
+{
+	if (r == -ERANGE)
+		return ": too large";
+	if (v[0] == '+')
+		return ": a number without a '+' sign";
+	if (v[0] == '-')
+		v++;
+	if (v[0] == '0' && (v[1] == 'x' || v[1] == 'X'))
+		return ": numbers are base 10, no 0x";
+	if (v[0] == '0' && isdigit((unsigned char)v[1]))
+		return ": a number in base 10 without leading zeros";
+	if (isdigit((unsigned char)v[0]) && strpbrk(v, " \t"))
+		return ": a number without blanks";
+	return "";
 }
 
 /* Typed setters: one per value type; each names the key and value on error. */
@@ -90,24 +112,31 @@ static int set_str(struct parser *ps, char **dst, const char *k, const char *v)
 
 static int set_size(struct parser *ps, uint64_t *dst, const char *k, const char *v)
 {
-	if (parse_size(v, dst) < 0)
-		return fail(ps, "bad size '%s' for '%s' (use e.g. 512M, 2G)", v, k);
+	int r = parse_size(v, dst);
+
+	if (r < 0)
+		return fail(ps, "bad size '%s' for '%s'%s (use e.g. 512M, 2G)", v, k, num_why(v, r));
 	return 0;
 }
 
 static int set_ms(struct parser *ps, uint64_t *dst, const char *k, const char *v)
 {
-	if (parse_duration_ms(v, dst) < 0)
-		return fail(ps, "bad duration '%s' for '%s' (use e.g. 500ms, 30s, 2m)", v, k);
+	int r = parse_duration_ms(v, dst);
+
+	if (r < 0)
+		return fail(ps, "bad duration '%s' for '%s'%s (use e.g. 500ms, 30s, 2m)", v, k,
+			    num_why(v, r));
 	return 0;
 }
 
 static int set_int(struct parser *ps, int *dst, const char *k, const char *v, int min, int max)
 {
 	int64_t x;
+	int r = parse_i64(v, &x);
 
-	if (parse_i64(v, &x) < 0 || x < min || x > max)
-		return fail(ps, "bad value '%s' for '%s' (an integer from %d to %d)", v, k, min, max);
+	if (r < 0 || x < min || x > max)
+		return fail(ps, "bad value '%s' for '%s'%s (an integer from %d to %d)", v, k,
+			    r < 0 ? num_why(v, r) : "", min, max);
 	*dst = (int)x;
 	return 0;
 }
@@ -165,7 +194,11 @@ static int campaign_key(struct parser *ps, const char *k, const char *v)
 	if (!strcmp(k, "warmup"))
 		return set_int(ps, &p->warmup, k, v, 0, 999);
 	if (!strcmp(k, "seed"))
-		return parse_u64(v, &p->seed) < 0 ? fail(ps, "bad seed '%s'", v) : 0;
+	{
+		int r = parse_u64(v, &p->seed);
+
+		return r < 0 ? fail(ps, "bad seed '%s'%s", v, num_why(v, r)) : 0;
+	}
 	if (!strcmp(k, "interval")) {
 		int r = set_ms(ps, &p->interval_ms, k, v);
 
@@ -231,6 +264,7 @@ static int memcg_file(struct parser *ps, const char *k, const char *v, char **re
 					     "memory.min", "memory.swap.max", "memory.swap.high",
 					     NULL };
 	uint64_t bytes;
+	int r;
 
 	for (size_t i = 0; sizes[i]; i++) {
 		if (strcmp(k, sizes[i]))
@@ -239,8 +273,10 @@ static int memcg_file(struct parser *ps, const char *k, const char *v, char **re
 			*ret = xstrdup("max");
 			return 0;
 		}
-		if (parse_size(v, &bytes) < 0)
-			return fail(ps, "bad size '%s' for '%s' (e.g. 256M, or max)", v, k);
+		r = parse_size(v, &bytes);
+		if (r < 0)
+			return fail(ps, "bad size '%s' for '%s'%s (e.g. 256M, or max)", v, k,
+				    num_why(v, r));
 		*ret = xasprintf("%llu", (unsigned long long)bytes);
 		return 0;
 	}
@@ -521,30 +557,34 @@ static int workload_key(struct parser *ps, const char *k, const char *v)
 	case WLP_SIZE: {
 		uint64_t b;
 		size_t len = strlen(v);
-		char *end;
+		int r;
 
 		if (len > 1 && v[len - 1] == 'x') {
-			double f = strtod(v, &end);
+			_cleanup_free_ char *num = strndup(v, len - 1);
+			double f = 0;
 
-			if (end != v + len - 1 || !(f > 0) || f > 1000)
+			if (!num || parse_double(num, &f) < 0 || !(f > 0) || f > 1000)
 				return fail(ps, "bad relative size '%s' for '%s'", v, k);
-		} else if (parse_size(v, &b) < 0) {
-			return fail(ps, "bad size '%s' for '%s' (e.g. 512M or 2.5x)", v, k);
+		} else if ((r = parse_size(v, &b)) < 0) {
+			return fail(ps, "bad size '%s' for '%s'%s (e.g. 512M or 2.5x)", v, k,
+				    num_why(v, r));
 		}
 		break;
 	}
 	case WLP_U64: {
 		uint64_t x;
 
-		if (parse_u64(v, &x) < 0)
-			return fail(ps, "bad value '%s' for '%s' (an unsigned integer)", v, k);
+		int r = parse_u64(v, &x);
+
+		if (r < 0)
+			return fail(ps, "bad value '%s' for '%s'%s (an unsigned integer)", v, k,
+				    num_why(v, r));
 		break;
 	}
 	case WLP_FRACTION: {
-		char *end;
-		double f = strtod(v, &end);
+		double f = 0;
 
-		if (end == v || *end || !(f >= prm->min && f <= prm->max))
+		if (parse_double(v, &f) < 0 || !(f >= prm->min && f <= prm->max))
 			return fail(ps, "bad value '%s' for '%s' (a number from %g to %g)", v, k,
 				    prm->min, prm->max);
 		break;
@@ -552,8 +592,10 @@ static int workload_key(struct parser *ps, const char *k, const char *v)
 	case WLP_DURATION: {
 		uint64_t ms;
 
-		if (parse_duration_ms(v, &ms) < 0)
-			return fail(ps, "bad duration '%s' for '%s'", v, k);
+		int r = parse_duration_ms(v, &ms);
+
+		if (r < 0)
+			return fail(ps, "bad duration '%s' for '%s'%s", v, k, num_why(v, r));
 		break;
 	}
 	case WLP_CHOICE:

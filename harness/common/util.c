@@ -84,52 +84,128 @@ void *xrealloc(void *p, size_t n, size_t size)
 	return r;
 }
 
+/*
+ * The decimal digits at *s into *ret, *s moved past them: one digit at least,
+ * no sign, no blanks, no leading zero but for "0" itself (a C reader takes
+ * "010" for octal 8). -EINVAL on none or a leading zero, -ERANGE past UINT64_MAX.
+ */
+static int parse_digits(const char **s, uint64_t *ret)
+{
+	const char *p = *s;
+	uint64_t acc = 0;
+
+	if (!isdigit((unsigned char)*p))
+		return -EINVAL;
+	if (p[0] == '0' && isdigit((unsigned char)p[1]))
+		return -EINVAL;
+	for (; isdigit((unsigned char)*p); p++) {
+		unsigned d = (unsigned)(*p - '0');
+
+		if (acc > (UINT64_MAX - d) / 10)
+			return -ERANGE;
+		acc = acc * 10 + d;
+	}
+	*s = p;
+	*ret = acc;
+	return 0;
+}
+
 int parse_i64(const char *s, int64_t *ret)
 {
-	char *end;
-	long long v;
+	bool neg;
+	uint64_t v;
+	int r;
 
-	if (!s || !*s || isspace((unsigned char)*s))
+	if (!s)
 		return -EINVAL;
-	errno = 0;
-	v = strtoll(s, &end, 0);
-	if (errno == ERANGE)
+	neg = *s == '-';
+	s += neg;
+	r = parse_digits(&s, &v);
+	if (r < 0)
+		return r;
+	if (*s || (neg && v == 0))
+		return -EINVAL;
+	if (v > (uint64_t)INT64_MAX + neg)
 		return -ERANGE;
-	if (*end)
-		return -EINVAL;
-	*ret = v;
+	*ret = !neg ? (int64_t)v : v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v;
 	return 0;
 }
 
 int parse_u64(const char *s, uint64_t *ret)
 {
-	char *end;
-	unsigned long long v;
+	uint64_t v;
+	int r;
 
-	if (!s || !*s || *s == '-' || isspace((unsigned char)*s))
+	if (!s)
 		return -EINVAL;
+	r = parse_digits(&s, &v);
+	if (r < 0)
+		return r;
+	if (*s)
+		return -EINVAL;
+	*ret = v;
+	return 0;
+}
+
+int parse_u64_c(const char *s, uint64_t *ret)
+{
+	uint64_t acc = 0;
+
+	if (!s || s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
+		return parse_u64(s, ret);
+	s += 2;
+	if (!*s)
+		return -EINVAL;
+	for (; *s; s++) {
+		if (!isxdigit((unsigned char)*s))
+			return -EINVAL;
+		if (acc >> 60)
+			return -ERANGE;
+		acc = acc << 4 | (uint64_t)(isdigit((unsigned char)*s) ? *s - '0'
+								      : tolower((unsigned char)*s) - 'a' + 10);
+	}
+	*ret = acc;
+	return 0;
+}
+
+int parse_double(const char *s, double *ret)
+{
+	const char *p = s;
+	char *end;
+	double v;
+
+	/* Decimal only: strtod alone would take hex floats, "inf", "nan" and blanks. */
+	if (!s)
+		return -EINVAL;
+	if (*p == '-')
+		p++;
+	if (!isdigit((unsigned char)*p) && !(*p == '.' && isdigit((unsigned char)p[1])))
+		return -EINVAL;
+	for (; *p; p++)
+		if (!isdigit((unsigned char)*p) && !strchr(".eE+-", *p))
+			return -EINVAL;
 	errno = 0;
-	v = strtoull(s, &end, 0);
+	v = strtod(s, &end);
+	if (*end || end == s)
+		return -EINVAL;
 	if (errno == ERANGE)
 		return -ERANGE;
-	if (*end)
-		return -EINVAL;
 	*ret = v;
 	return 0;
 }
 
 int parse_size(const char *s, uint64_t *ret)
 {
-	char *end;
-	unsigned long long v;
+	const char *end = s;
+	uint64_t v;
 	unsigned shift = 0;
+	int r;
 
-	if (!s || !isdigit((unsigned char)*s))
+	if (!s)
 		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno == ERANGE)
-		return -ERANGE;
+	r = parse_digits(&end, &v);
+	if (r < 0)
+		return r;
 	switch (toupper((unsigned char)*end)) {
 	case 'K':
 		shift = 10;
@@ -162,22 +238,21 @@ int parse_size(const char *s, uint64_t *ret)
 		return -EINVAL;
 	if (shift && v > (UINT64_MAX >> shift))
 		return -ERANGE;
-	*ret = (uint64_t)v << shift;
+	*ret = v << shift;
 	return 0;
 }
 
 int parse_duration_ms(const char *s, uint64_t *ret)
 {
-	char *end;
-	unsigned long long v;
-	uint64_t mult;
+	const char *end = s;
+	uint64_t v, mult;
+	int r;
 
-	if (!s || !isdigit((unsigned char)*s))
+	if (!s)
 		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno == ERANGE)
-		return -ERANGE;
+	r = parse_digits(&end, &v);
+	if (r < 0)
+		return r;
 	if (!strcmp(end, "ms"))
 		mult = 1;
 	else if (!strcmp(end, "s") || !*end)

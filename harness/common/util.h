@@ -70,9 +70,17 @@ char *xstrdup(const char *s);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n, size_t size);
 
-/* Parse a whole decimal (or 0x hex) integer; -EINVAL on junk, -ERANGE on overflow. */
+/*
+ * Numbers are base 10 only: digits (a '-' first for parse_i64), no '+', no
+ * blanks, no "0x", and no leading zero but for "0" itself ("010" would be 8
+ * to a C reader). -EINVAL on anything else, -ERANGE on overflow.
+ */
 int parse_i64(const char *s, int64_t *ret);
 int parse_u64(const char *s, uint64_t *ret);
+/* A number as the kernel prints it: base 10, or 0x hexadecimal (lru_gen/enabled's 0x0007). */
+int parse_u64_c(const char *s, uint64_t *ret);
+/* A decimal real ("0.25", "1e-3"): no hex floats, inf, nan or blanks; -EINVAL, -ERANGE. */
+int parse_double(const char *s, double *ret);
 /* Parse a size with an optional K/M/G/T suffix (powers of 1024, optional "i"/"B"). */
 int parse_size(const char *s, uint64_t *ret);
 /* Parse a duration: plain number is in the given default unit; suffixes ms, s, m. */

@@ -202,7 +202,105 @@ static const struct {
 	{ "[variant a]\n[memcg m]\n[workload w]\ntype = proactive\nmemcg = m\nsize = 1M\n",
 	  "bad.ini:0: [workload w] needs 'request' (bytes per memory.reclaim write and memory.high "
 	  "step)" },
+	/* Numbers are base 10 (#28): no octal, hex, '+', blanks or overflow. */
+	{ "[campaign]\nrepetitions = 010\n",
+	  "bad.ini:2: bad value '010' for 'repetitions': a number in base 10 without leading zeros "
+	  "(an integer from 1 to 1000)" },
+	{ "[campaign]\nrepetitions = 0x2\n",
+	  "bad.ini:2: bad value '0x2' for 'repetitions': numbers are base 10, no 0x (an integer "
+	  "from 1 to 1000)" },
+	{ "[campaign]\nretries = +1\n",
+	  "bad.ini:2: bad value '+1' for 'retries': a number without a '+' sign (an integer from 0 "
+	  "to 10)" },
+	{ "[guest]\ncpus = 1 6\n",
+	  "bad.ini:2: bad value '1 6' for 'cpus': a number without blanks (an integer from 1 to "
+	  "256)" },
+	{ "[campaign]\nseed = 99999999999999999999\n",
+	  "bad.ini:2: bad seed '99999999999999999999': too large" },
+	{ "[campaign]\nseed = 0x10\n", "bad.ini:2: bad seed '0x10': numbers are base 10, no 0x" },
+	{ "[guest]\nmemory = 0100M\n",
+	  "bad.ini:2: bad size '0100M' for 'memory': a number in base 10 without leading zeros (use "
+	  "e.g. 512M, 2G)" },
+	{ "[guest]\nmemory = 99999999999999999999G\n",
+	  "bad.ini:2: bad size '99999999999999999999G' for 'memory': too large (use e.g. 512M, 2G)" },
+	{ "[campaign]\ntimeout = 030s\n",
+	  "bad.ini:2: bad duration '030s' for 'timeout': a number in base 10 without leading zeros "
+	  "(use e.g. 500ms, 30s, 2m)" },
+	{ "[memcg m]\nmemory.max = 0x100000\n",
+	  "bad.ini:2: bad size '0x100000' for 'memory.max': numbers are base 10, no 0x (e.g. 256M, "
+	  "or max)" },
+	{ "[variant a]\n[workload w]\ntype = anon-zipf\naccesses = 0x10\n",
+	  "bad.ini:4: bad value '0x10' for 'accesses': numbers are base 10, no 0x (an unsigned "
+	  "integer)" },
+	{ "[variant a]\n[workload w]\ntype = anon-zipf\ntheta = 0x1p-1\n",
+	  "bad.ini:4: bad value '0x1p-1' for 'theta' (a number from 0 to 0.9999)" },
+	{ "[variant a]\n[workload w]\ntype = anon-zipf\nsize = 0x2x\n",
+	  "bad.ini:4: bad relative size '0x2x' for 'size'" },
 };
+
+/* The number parsers themselves (harness/common/util.c): base 10, and exact. */
+static void test_numbers_base10(void **state)
+{
+	static const struct {
+		const char *s;
+		int r;
+		int64_t v;
+	} i64[] = {
+		{ "0", 0, 0 },	  { "42", 0, 42 },	    { "-7", 0, -7 },
+		{ "9223372036854775807", 0, INT64_MAX },   { "-9223372036854775808", 0, INT64_MIN },
+		{ "9223372036854775808", -ERANGE, 0 },	    { "-9223372036854775809", -ERANGE, 0 },
+		{ "010", -EINVAL, 0 },	  { "0x2", -EINVAL, 0 },    { "+1", -EINVAL, 0 },
+		{ " 1", -EINVAL, 0 },	  { "1 ", -EINVAL, 0 },	    { "1 0", -EINVAL, 0 },
+		{ "", -EINVAL, 0 },	  { "-", -EINVAL, 0 },	    { "-0", -EINVAL, 0 },
+		{ "-01", -EINVAL, 0 },	  { "1e3", -EINVAL, 0 },
+	};
+	uint64_t u = 5;
+	double d = 0;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(i64); i++) {
+		int64_t v = 12345;
+
+		assert_int_equal(parse_i64(i64[i].s, &v), i64[i].r);
+		assert_true(v == (i64[i].r ? 12345 : i64[i].v));
+	}
+	assert_int_equal(parse_u64("18446744073709551615", &u), 0);
+	assert_true(u == UINT64_MAX);
+	assert_int_equal(parse_u64("18446744073709551616", &u), -ERANGE);
+	assert_int_equal(parse_u64("-1", &u), -EINVAL);
+	assert_int_equal(parse_u64("010", &u), -EINVAL);
+	assert_int_equal(parse_u64("0X1", &u), -EINVAL);
+	/* Kernel-printed masks keep their hex: lru_gen/enabled reads 0x0007. */
+	assert_int_equal(parse_u64_c("0x0007", &u), 0);
+	assert_int_equal(u, 7);
+	assert_int_equal(parse_u64_c("12", &u), 0);
+	assert_int_equal(u, 12);
+	assert_int_equal(parse_u64_c("010", &u), -EINVAL);
+	assert_int_equal(parse_u64_c("0x", &u), -EINVAL);
+	assert_int_equal(parse_u64_c("0x10000000000000000", &u), -ERANGE);
+	assert_int_equal(parse_size("0", &u), 0);
+	assert_int_equal(u, 0);
+	assert_int_equal(parse_size("10M", &u), 0);
+	assert_int_equal(u, 10ull << 20);
+	assert_int_equal(parse_size("010M", &u), -EINVAL);
+	assert_int_equal(parse_size("0x10M", &u), -EINVAL);
+	assert_int_equal(parse_size("+1M", &u), -EINVAL);
+	assert_int_equal(parse_size("16777216T", &u), -ERANGE);
+	assert_int_equal(parse_duration_ms("05s", &u), -EINVAL);
+	assert_int_equal(parse_duration_ms("5s", &u), 0);
+	assert_int_equal(u, 5000);
+	assert_int_equal(parse_double("0.25", &d), 0);
+	assert_true(d == 0.25);
+	assert_int_equal(parse_double("1e-3", &d), 0);
+	assert_int_equal(parse_double(".5", &d), 0);
+	assert_int_equal(parse_double("0x1p-1", &d), -EINVAL);
+	assert_int_equal(parse_double("inf", &d), -EINVAL);
+	assert_int_equal(parse_double("nan", &d), -EINVAL);
+	assert_int_equal(parse_double(" 1", &d), -EINVAL);
+	assert_int_equal(parse_double("+1", &d), -EINVAL);
+	assert_int_equal(parse_double("1.", &d), 0);
+	assert_int_equal(parse_double("1e999", &d), -ERANGE);
+}
 
 static void test_bad_plans(void **state)
 {
@@ -488,6 +586,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_valid_plan),
 		cmocka_unit_test(test_bad_plans),
+		cmocka_unit_test(test_numbers_base10),
 		cmocka_unit_test(test_lru_modes),
 		cmocka_unit_test(test_sweeps),
 		cmocka_unit_test(test_disk_needs),
