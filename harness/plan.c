@@ -10,12 +10,22 @@
 
 enum section { SEC_NONE, SEC_CAMPAIGN, SEC_GUEST, SEC_VARIANT, SEC_MEMCG, SEC_WORKLOAD };
 
+/* A key given in a section: a key given twice is refused, and checks made later name its line. */
+struct seen_key {
+	char *sec; /* "guest", "variant NAME": what the section header says */
+	char *key;
+	int line;
+};
+
 struct parser {
 	const char *path;
 	int line;
 	char *err;
 	struct plan *p;
 	enum section sec;
+	char *sec_name; /* the current section's header, for seen keys */
+	struct seen_key *seen;
+	size_t nseen;
 	int bounds_line; /* where min/max_repetitions or max_time was set */
 };
 
@@ -31,6 +41,33 @@ static int fail(struct parser *ps, const char *fmt, ...)
 	va_end(ap);
 	ps->err = xasprintf("%s:%d: %s", ps->path, ps->line, msg);
 	return -EINVAL;
+}
+
+/* The line where key was given in section sec ("memcg wl"), or 0. */
+static int seen_line(const struct parser *ps, const char *sec, const char *key)
+{
+	for (size_t i = 0; i < ps->nseen; i++)
+		if (!strcmp(ps->seen[i].sec, sec) && !strcmp(ps->seen[i].key, key))
+			return ps->seen[i].line;
+	return 0;
+}
+
+/*
+ * Every key once per section (a [guest] given twice is one section): the
+ * same rule, and message, as a recipe's single keys (kernel-build.c).
+ */
+static int key_once(struct parser *ps, const char *key)
+{
+	int first = seen_line(ps, ps->sec_name, key);
+
+	if (first)
+		return fail(ps, "'%s' given twice in [%s] (first at line %d)", key, ps->sec_name,
+			    first);
+	ps->seen = xrealloc(ps->seen, ps->nseen + 1, sizeof(*ps->seen));
+	ps->seen[ps->nseen++] = (struct seen_key){
+		.sec = xstrdup(ps->sec_name), .key = xstrdup(key), .line = ps->line,
+	};
+	return 0;
 }
 
 static void kv_add(struct kv **kv, size_t *n, const char *k, const char *v)
@@ -403,9 +440,6 @@ static int variant_sweep(struct parser *ps, struct plan_variant *var, const char
 	if (!sweepable(k))
 		return fail(ps, "'%s' takes one value, not a list (sweeps: min_ttl_ms, thp, "
 				"read_ahead_kb, sysctl.*)", k);
-	for (size_t i = 0; i < var->nsweeps; i++)
-		if (!strcmp(var->sweeps[i].key, k))
-			return fail(ps, "'%s' swept twice in [variant %s]", k, var->name);
 	var->sweeps = xrealloc(var->sweeps, var->nsweeps + 1, sizeof(*var->sweeps));
 	sw = &var->sweeps[var->nsweeps++];
 	*sw = (struct plan_sweep){ .key = xstrdup(k), .line = ps->line };
@@ -603,9 +637,6 @@ static int workload_key(struct parser *ps, const char *k, const char *v)
 			return fail(ps, "bad value '%s' for '%s' (%s)", v, k, prm->choices);
 		break;
 	}
-	for (size_t i = 0; i < w->nparams; i++)
-		if (!strcmp(w->params[i].key, k))
-			return fail(ps, "'%s' set twice in [workload %s]", k, w->name);
 	kv_add(&w->params, &w->nparams, k, v);
 	return 0;
 }
@@ -619,6 +650,8 @@ static int section_start(struct parser *ps, char *hdr)
 		*name++ = '\0';
 		name = strstrip(name);
 	}
+	free(ps->sec_name);
+	ps->sec_name = name ? xasprintf("%s %s", hdr, name) : xstrdup(hdr);
 	if (!strcmp(hdr, "campaign") || !strcmp(hdr, "guest")) {
 		if (name)
 			return fail(ps, "[%s] takes no name", hdr);
@@ -986,6 +1019,11 @@ int plan__parse(const char *path, const char *text, struct plan **ret, char **re
 			r = fail(&ps, "empty key");
 			break;
 		}
+		if (ps.sec != SEC_NONE) {
+			r = key_once(&ps, k);
+			if (r < 0)
+				break;
+		}
 		switch (ps.sec) {
 		case SEC_NONE:
 			r = fail(&ps, "'%s' outside any section", k);
@@ -1009,6 +1047,12 @@ int plan__parse(const char *path, const char *text, struct plan **ret, char **re
 	}
 	if (r == 0)
 		r = plan_finish(&ps);
+	for (size_t i = 0; i < ps.nseen; i++) {
+		free(ps.seen[i].sec);
+		free(ps.seen[i].key);
+	}
+	free(ps.seen);
+	free(ps.sec_name);
 	if (r < 0) {
 		*ret_err = ps.err ? ps.err : xasprintf("%s: invalid plan", path);
 		return r;
