@@ -340,6 +340,17 @@ static int recipe_finish(struct rparser *ps)
 		ps->line = ps->repo_line;
 		return rfail(ps, "'repo' is only for 'range' patches");
 	}
+	/*
+	 * Without a fragment the build is a bare tinyconfig or defconfig that
+	 * kernel__check refuses after a full build: an empty file, or one
+	 * without [config], is a mistake to report now.
+	 */
+	if (!r->nfragments) {
+		ps->line = 0;
+		return rfail(ps, "the recipe sets no config fragment: it needs a [config] section "
+				 "with 'fragment = lrubench.config' at least (the options lrubench "
+				 "needs)");
+	}
 	return 0;
 }
 
