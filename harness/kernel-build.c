@@ -436,11 +436,23 @@ int kbuild_recipe__parse(const char *path, const char *text, struct kbuild_recip
 int kbuild_recipe__load(const char *path, struct kbuild_recipe **ret, char **ret_err)
 {
 	_cleanup_free_ char *text = NULL;
-	int r = read_file(path, 1u << 20, &text, NULL);
+	size_t len = 0;
+	unsigned nul;
+	int r = read_regular_file(path, 1u << 20, &text, &len);
 
+	if (r == -EINVAL) {
+		*ret_err = xasprintf("kernel recipe %s: %s, not a regular file", path,
+				     path_kind(path));
+		return r;
+	}
 	if (r < 0) {
 		*ret_err = xasprintf("kernel recipe %s: %s", path, strerror(-r));
 		return r;
+	}
+	nul = text_nul_line(text, len);
+	if (nul) {
+		*ret_err = xasprintf("%s:%u: a NUL byte: a recipe is text", path, nul);
+		return -EINVAL;
 	}
 	return kbuild_recipe__parse(path, text, ret, ret_err);
 }

@@ -1064,11 +1064,23 @@ int plan__parse(const char *path, const char *text, struct plan **ret, char **re
 int plan__load(const char *path, struct plan **ret, char **ret_err)
 {
 	_cleanup_free_ char *text = NULL;
-	int r = read_file(path, 1u << 20, &text, NULL);
+	size_t len = 0;
+	unsigned nul;
+	int r = read_regular_file(path, 1u << 20, &text, &len);
 
+	if (r == -EINVAL) {
+		*ret_err = xasprintf("%s: %s, not a regular file", path, path_kind(path));
+		return r;
+	}
 	if (r < 0) {
 		*ret_err = xasprintf("%s: %s", path, strerror(-r));
 		return r;
+	}
+	/* A NUL would end the text early: "no [variant NAME] section", about a file that has some. */
+	nul = text_nul_line(text, len);
+	if (nul) {
+		*ret_err = xasprintf("%s:%u: a NUL byte: a plan is text", path, nul);
+		return -EINVAL;
 	}
 	return plan__parse(path, text, ret, ret_err);
 }

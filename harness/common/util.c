@@ -267,15 +267,12 @@ int parse_duration_ms(const char *s, uint64_t *ret)
 	return 0;
 }
 
-int read_file(const char *path, size_t limit, char **ret_buf, size_t *ret_len)
+/* Read all of fd (read_file's contract). */
+static int read_fd(int fd, size_t limit, char **ret_buf, size_t *ret_len)
 {
-	_cleanup_close_ int fd = -1;
 	_cleanup_free_ char *buf = NULL;
 	size_t len = 0, cap = 4096;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
 	buf = xcalloc(1, cap + 1);
 	for (;;) {
 		ssize_t n;
@@ -301,6 +298,72 @@ int read_file(const char *path, size_t limit, char **ret_buf, size_t *ret_len)
 		*ret_len = len;
 	*ret_buf = TAKE_PTR(buf);
 	return 0;
+}
+
+int read_file(const char *path, size_t limit, char **ret_buf, size_t *ret_len)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	return read_fd(fd, limit, ret_buf, ret_len);
+}
+
+int read_regular_file(const char *path, size_t limit, char **ret_buf, size_t *ret_len)
+{
+	_cleanup_close_ int fd = -1;
+	struct stat st;
+
+	/* Before open: opening a FIFO for reading blocks until a writer comes. */
+	if (stat(path, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
+	/* The path may have been replaced since: O_NONBLOCK, and the opened file checked. */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
+	return read_fd(fd, limit, ret_buf, ret_len);
+}
+
+const char *path_kind(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return "missing";
+	switch (st.st_mode & S_IFMT) {
+	case S_IFREG:
+		return "a regular file";
+	case S_IFDIR:
+		return "a directory";
+	case S_IFIFO:
+		return "a FIFO";
+	case S_IFSOCK:
+		return "a socket";
+	case S_IFCHR:
+		return "a character device";
+	case S_IFBLK:
+		return "a block device";
+	default:
+		return "not a regular file";
+	}
+}
+
+unsigned text_nul_line(const char *buf, size_t len)
+{
+	const char *nul = memchr(buf, '\0', len);
+	unsigned line = 1;
+
+	if (!nul)
+		return 0;
+	for (const char *c = buf; c < nul; c++)
+		line += *c == '\n';
+	return line;
 }
 
 int write_file(const char *path, const char *s)

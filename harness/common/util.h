@@ -88,6 +88,15 @@ int parse_duration_ms(const char *s, uint64_t *ret);
 
 /* Read a whole (small) file into a NUL-terminated buffer; max bytes read is limit. */
 int read_file(const char *path, size_t limit, char **ret_buf, size_t *ret_len);
+/*
+ * read_file for a file a user names (a plan, a recipe): -EINVAL unless it is
+ * a regular file, checked before open (a FIFO would block it) and after.
+ */
+int read_regular_file(const char *path, size_t limit, char **ret_buf, size_t *ret_len);
+/* What path is, for messages: "a FIFO", "a directory", "a regular file", "missing"... */
+const char *path_kind(const char *path);
+/* The line (from 1) of the first NUL byte in buf[0..len), or 0 if none: text has none. */
+unsigned text_nul_line(const char *buf, size_t len);
 /* Write a string to a file (open, write all, close). */
 int write_file(const char *path, const char *s);
 

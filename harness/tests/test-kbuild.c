@@ -269,6 +269,7 @@ static int scratch_setup(void **state)
 	char *p;
 
 	(void)state;
+	strcpy(scratch, "/tmp/test-kbuild.XXXXXX");
 	if (!mkdtemp(scratch))
 		return -1;
 	p = xasprintf("%s/linux", scratch);
@@ -334,6 +335,41 @@ static void test_build_input_errors(void **state)
 			   "%s/r.ini:2: source tarball %s/none.tar.xz: No such file or directory");
 }
 
+/* A recipe is a regular text file (#28): a FIFO blocked open, a NUL cut the text short. */
+static void test_recipe_files(void **state)
+{
+	_cleanup_free_ char *fifo = xasprintf("%s/fifo.ini", scratch);
+	_cleanup_free_ char *nul = xasprintf("%s/nul.ini", scratch);
+	_cleanup_free_ char *want = NULL;
+	static const char text[] = "[source]\ntree = linux\n[con\0fig]\nfragment = a.config\n";
+	struct kbuild_recipe *r = NULL;
+	char *err = NULL;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(kbuild_recipe__load(fifo, &r, &err), -EINVAL);
+	assert_null(r);
+	want = xasprintf("kernel recipe %s: a FIFO, not a regular file", fifo);
+	assert_string_equal(err, want);
+	free(err);
+	free(want);
+	assert_int_equal(kbuild_recipe__load(scratch, &r, &err), -EINVAL);
+	want = xasprintf("kernel recipe %s: a directory, not a regular file", scratch);
+	assert_string_equal(err, want);
+	free(err);
+	free(want);
+	f = fopen(nul, "we");
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, sizeof(text) - 1, f), sizeof(text) - 1);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(kbuild_recipe__load(nul, &r, &err), -EINVAL);
+	assert_null(r);
+	want = xasprintf("%s:3: a NUL byte: a recipe is text", nul);
+	assert_string_equal(err, want);
+	free(err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -345,6 +381,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_spec),
 		cmocka_unit_test_setup_teardown(test_build_input_errors, scratch_setup,
 						scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_recipe_files, scratch_setup, scratch_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "catalogue.h"
 #include "plan.h"
@@ -250,6 +251,46 @@ static const struct {
 	{ "[variant a]\n[workload w]\ntype = anon-zipf\nsize = 0x2x\n",
 	  "bad.ini:4: bad relative size '0x2x' for 'size'" },
 };
+
+/* A plan is a regular text file (#28): a FIFO blocked open, a NUL cut the text short. */
+static void test_plan_files(void **state)
+{
+	char dir[] = "/tmp/test-plan.XXXXXX";
+	_cleanup_free_ char *fifo = NULL, *nul = NULL, *want = NULL;
+	static const char text[] = "[campaign]\nname = x\n\n[var\0iant a]\n";
+	struct plan *p = NULL;
+	char *err = NULL;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	fifo = xasprintf("%s/fifo.ini", dir);
+	nul = xasprintf("%s/nul.ini", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(plan__load(fifo, &p, &err), -EINVAL);
+	assert_null(p);
+	want = xasprintf("%s: a FIFO, not a regular file", fifo);
+	assert_string_equal(err, want);
+	free(err);
+	free(want);
+	assert_int_equal(plan__load(dir, &p, &err), -EINVAL);
+	want = xasprintf("%s: a directory, not a regular file", dir);
+	assert_string_equal(err, want);
+	free(err);
+	free(want);
+	f = fopen(nul, "we");
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, sizeof(text) - 1, f), sizeof(text) - 1);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(plan__load(nul, &p, &err), -EINVAL);
+	assert_null(p);
+	want = xasprintf("%s:4: a NUL byte: a plan is text", nul);
+	assert_string_equal(err, want);
+	free(err);
+	unlink(fifo);
+	unlink(nul);
+	rmdir(dir);
+}
 
 /* The number parsers themselves (harness/common/util.c): base 10, and exact. */
 static void test_numbers_base10(void **state)
@@ -600,6 +641,7 @@ int main(void)
 		cmocka_unit_test(test_valid_plan),
 		cmocka_unit_test(test_bad_plans),
 		cmocka_unit_test(test_numbers_base10),
+		cmocka_unit_test(test_plan_files),
 		cmocka_unit_test(test_lru_modes),
 		cmocka_unit_test(test_sweeps),
 		cmocka_unit_test(test_disk_needs),
