@@ -90,16 +90,18 @@ struct rparser {
 static int rfail(struct rparser *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int rfail(struct rparser *ps, const char *fmt, ...)
 {
-	_cleanup_free_ char *msg = NULL;
+	_cleanup_free_ char *msg = NULL, *safe = NULL;
 	va_list ap;
 
 	va_start(ap, fmt);
 	if (vasprintf(&msg, fmt, ap) < 0)
 		abort();
 	va_end(ap);
+	/* What the message echoes from the file never puts raw bytes on a terminal. */
+	safe = str_escape(msg);
 	free(ps->err);
-	ps->err = ps->line ? xasprintf("%s:%u: %s", ps->path, ps->line, msg)
-			   : xasprintf("%s: %s", ps->path, msg);
+	ps->err = ps->line ? xasprintf("%s:%u: %s", ps->path, ps->line, safe)
+			   : xasprintf("%s: %s", ps->path, safe);
 	return -EINVAL;
 }
 

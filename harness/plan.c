@@ -32,14 +32,16 @@ struct parser {
 static int fail(struct parser *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int fail(struct parser *ps, const char *fmt, ...)
 {
-	_cleanup_free_ char *msg = NULL;
+	_cleanup_free_ char *msg = NULL, *safe = NULL;
 	va_list ap;
 
 	va_start(ap, fmt);
 	if (vasprintf(&msg, fmt, ap) < 0)
 		abort();
 	va_end(ap);
-	ps->err = xasprintf("%s:%d: %s", ps->path, ps->line, msg);
+	/* What the message echoes from the file never puts raw bytes on a terminal. */
+	safe = str_escape(msg);
+	ps->err = xasprintf("%s:%d: %s", ps->path, ps->line, safe);
 	return -EINVAL;
 }
 

@@ -435,3 +435,64 @@ char *strstrip(char *s)
 		*--e = '\0';
 	return s;
 }
+
+/* The length of the valid UTF-8 sequence of 2 to 4 bytes at s, or 0 (no overlongs, surrogates). */
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t n;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	/* U+0080..U+009F are C1 controls: a terminal acts on them too. */
+	if (s[0] == 0xc2 && s[1] <= 0x9f)
+		return 0;
+	return n;
+}
+
+char *str_escape(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	char *out = xcalloc(4 * strlen(s) + 1, 1), *o = out;
+
+	while (*p) {
+		size_t n = *p >= 0x80 ? utf8_len(p) : 0;
+
+		if (n) {
+			memcpy(o, p, n);
+			o += n;
+			p += n;
+		} else if (*p == '\t') {
+			o = stpcpy(o, "\\t");
+			p++;
+		} else if (*p == '\n') {
+			o = stpcpy(o, "\\n");
+			p++;
+		} else if (*p < 0x20 || *p >= 0x7f) {
+			o += sprintf(o, "\\x%02x", *p++);
+		} else {
+			*o++ = (char)*p++;
+		}
+	}
+	*o = '\0';
+	return out;
+}

@@ -107,6 +107,12 @@ int mkdir_p(const char *path);
 int64_t now_mono_ns(void);
 int64_t now_real_ns(void);
 
+/*
+ * s with control characters and bytes that are not valid UTF-8 escaped
+ * (\x01, \t), for messages that echo a file's text (malloc'd).
+ */
+char *str_escape(const char *s);
+
 /* Trim leading/trailing whitespace in place; returns s. */
 char *strstrip(char *s);
 

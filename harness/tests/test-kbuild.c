@@ -147,6 +147,8 @@ static const struct {
 	{ "# only a comment\n[recipe]\ndescription = x\n[source]\ntree = /src/linux\n",
 	  "bad.ini: the recipe sets no config fragment: it needs a [config] section with "
 	  "'fragment = lrubench.config' at least (the options lrubench needs)" },
+	{ "[source]\ngit = /src/linux\nref = v6\x01\xc2\x9b" "31m\n",
+	  "bad.ini:3: bad ref 'v6\\x01\\xc2\\x9b31m' (a branch, tag or commit)" },
 	{ "[config]\nbase = defconfig\n",
 	  "bad.ini: the recipe sets no config fragment: it needs a [config] section with "
 	  "'fragment = lrubench.config' at least (the options lrubench needs)" },

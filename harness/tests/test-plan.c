@@ -250,6 +250,13 @@ static const struct {
 	  "bad.ini:4: bad value '0x1p-1' for 'theta' (a number from 0 to 0.9999)" },
 	{ "[variant a]\n[workload w]\ntype = anon-zipf\nsize = 0x2x\n",
 	  "bad.ini:4: bad relative size '0x2x' for 'size'" },
+	/* What an error echoes is escaped (#28): no raw bytes from a binary file on a terminal. */
+	{ "[campaign]\nname = a\x01\x1b[2Jb\n",
+	  "bad.ini:2: bad name 'a\\x01\\x1b[2Jb' (letters, digits, '.', '_', '-')" },
+	{ "[guest]\nmemory = 1\xff\xfeG\n",
+	  "bad.ini:2: bad size '1\\xff\\xfeG' for 'memory' (use e.g. 512M, 2G)" },
+	{ "[\xc3\xa9t\xc3\n", "bad.ini:1: bad section header '[\xc3\xa9t\\xc3'" },
+	{ "[campaign]\nna\tme\x7f = 1\n", "bad.ini:2: unknown key 'na\\tme\\x7f' in [campaign]" },
 };
 
 /* A plan is a regular text file (#28): a FIFO blocked open, a NUL cut the text short. */
