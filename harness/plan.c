@@ -245,8 +245,13 @@ static int campaign_key(struct parser *ps, const char *k, const char *v)
 			return fail(ps, "interval '%s' is below 10ms", v);
 		return r;
 	}
-	if (!strcmp(k, "timeout"))
-		return set_ms(ps, &p->timeout_ms, k, v);
+	if (!strcmp(k, "timeout")) {
+		int r = set_ms(ps, &p->timeout_ms, k, v);
+
+		if (r == 0 && !p->timeout_ms)
+			return fail(ps, "timeout '%s' is zero: every run would time out at once", v);
+		return r;
+	}
 	if (!strcmp(k, "baseline"))
 		return set_str(ps, &p->baseline, k, v);
 	return fail(ps, "unknown key '%s' in [campaign]", k);
@@ -256,8 +261,13 @@ static int guest_key(struct parser *ps, const char *k, const char *v)
 {
 	struct plan *p = ps->p;
 
-	if (!strcmp(k, "memory"))
-		return set_size(ps, &p->mem_bytes, k, v);
+	if (!strcmp(k, "memory")) {
+		int r = set_size(ps, &p->mem_bytes, k, v);
+
+		if (r == 0 && !p->mem_bytes)
+			return fail(ps, "memory '%s' is zero: the guest needs some", v);
+		return r;
+	}
 	if (!strcmp(k, "cpus"))
 		return set_int(ps, &p->cpus, k, v, 1, 256);
 	if (!strcmp(k, "swap")) {
@@ -265,8 +275,13 @@ static int guest_key(struct parser *ps, const char *k, const char *v)
 			return fail(ps, "bad swap '%s' (zram or none)", v);
 		return set_str(ps, &p->swap, k, v);
 	}
-	if (!strcmp(k, "swap_size"))
-		return set_size(ps, &p->swap_bytes, k, v);
+	if (!strcmp(k, "swap_size")) {
+		int r = set_size(ps, &p->swap_bytes, k, v);
+
+		if (r == 0 && !p->swap_bytes)
+			return fail(ps, "swap_size '%s' is zero (swap = none for no swap)", v);
+		return r;
+	}
 	if (!strcmp(k, "scratch_size")) {
 		int r = set_size(ps, &p->scratch_bytes, k, v);
 
@@ -832,6 +847,117 @@ static int variants_expand(struct parser *ps)
 	return 0;
 }
 
+/* bytes as a plan would write them: 1G, 384M, 4K, or a plain number. */
+static const char *size_str(char buf[static 32], uint64_t bytes)
+{
+	static const char units[] = "TGMK";
+
+	for (int i = 0; i < 4; i++) {
+		unsigned shift = 10 * (4 - (unsigned)i);
+
+		if (bytes && !(bytes & ((1ull << shift) - 1))) {
+			snprintf(buf, 32, "%llu%c", (unsigned long long)(bytes >> shift), units[i]);
+			return buf;
+		}
+	}
+	snprintf(buf, 32, "%llu", (unsigned long long)bytes);
+	return buf;
+}
+
+/*
+ * A memcg file's value (in bytes, or "max") against the guest: memory.* limits
+ * above its memory, swap ones above its zram, are never reached and say the
+ * plan means another size (64G for 64M). what names the key for the message.
+ */
+static int memcg_fits(struct parser *ps, const char *what, const char *file, const char *value)
+{
+	const struct plan *p = ps->p;
+	bool swap = !strncmp(file, "memory.swap.", 12);
+	uint64_t bytes, room = swap ? p->swap_bytes : p->mem_bytes;
+	char b1[32], b2[32];
+
+	if (!strcmp(value, "max") || parse_u64(value, &bytes) < 0)
+		return 0;
+	if (strcmp(file, "memory.max") && strcmp(file, "memory.high") &&
+	    strcmp(file, "memory.low") && strcmp(file, "memory.min") &&
+	    (!swap || strcmp(p->swap, "zram")))
+		return 0;
+	if (bytes <= room)
+		return 0;
+	return fail(ps, "%s = %s is more than the guest's %s (%s)", what, size_str(b1, bytes),
+		    swap ? "swap, swap_size" : "memory", size_str(b2, room));
+}
+
+/*
+ * Sizes against the guest, once [guest] is known: memcg limits (and each
+ * variant's), absolute workload sizes (a relative one follows its memcg),
+ * each error at the key's line.
+ */
+static int plan_fits(struct parser *ps)
+{
+	struct plan *p = ps->p;
+	char b1[32], b2[32], b3[32];
+	int r;
+
+	for (size_t i = 0; i < p->nmemcgs; i++) {
+		const struct plan_memcg *m = &p->memcgs[i];
+		_cleanup_free_ char *sec = xasprintf("memcg %s", m->name);
+
+		for (size_t j = 0; j < m->nfiles; j++) {
+			_cleanup_free_ char *what = xasprintf("[memcg %s] %s", m->name,
+							      m->files[j].key);
+
+			ps->line = seen_line(ps, sec, m->files[j].key);
+			r = memcg_fits(ps, what, m->files[j].key, m->files[j].value);
+			if (r < 0)
+				return r;
+		}
+	}
+	for (size_t i = 0; i < p->nvariants; i++) {
+		const struct plan_variant *v = &p->variants[i];
+		_cleanup_free_ char *sec = xasprintf("variant %s", v->name);
+
+		for (size_t j = 0; j < v->nmemcg_files; j++) {
+			const char *file = strstr(v->memcg_files[j].key, ".memory.");
+			_cleanup_free_ char *key = xasprintf("memcg.%s", v->memcg_files[j].key);
+			_cleanup_free_ char *what = xasprintf("[variant %s] %s", v->name, key);
+
+			if (!file)
+				continue;
+			ps->line = seen_line(ps, sec, key);
+			r = memcg_fits(ps, what, file + 1, v->memcg_files[j].value);
+			if (r < 0)
+				return r;
+		}
+	}
+	for (size_t i = 0; i < p->nworkloads; i++) {
+		const struct plan_workload *w = &p->workloads[i];
+		_cleanup_free_ char *sec = xasprintf("workload %s", w->name);
+		/* A file set may outgrow memory (page cache): a scratch disk bounds it. */
+		uint64_t disk = w->def && w->def->scratch ? plan_scratch_bytes(p) : 0;
+		uint64_t room = disk > p->mem_bytes ? disk : p->mem_bytes;
+
+		for (size_t j = 0; w->def && j < w->nparams; j++) {
+			const struct wl_param *prm = workload_param(w->def, w->params[j].key);
+			const char *v = w->params[j].value;
+			uint64_t bytes;
+
+			if (!prm || prm->type != WLP_SIZE || v[strlen(v) - 1] == 'x' ||
+			    parse_size(v, &bytes) < 0 || bytes <= room)
+				continue;
+			ps->line = seen_line(ps, sec, w->params[j].key);
+			if (disk > p->mem_bytes)
+				return fail(ps, "[workload %s] %s = %s is more than the guest's memory "
+						"(%s) and its scratch disk (%s)",
+					    w->name, prm->name, v, size_str(b1, p->mem_bytes),
+					    size_str(b2, disk));
+			return fail(ps, "[workload %s] %s = %s is more than the guest's memory (%s)",
+				    w->name, prm->name, v, size_str(b3, p->mem_bytes));
+		}
+	}
+	return 0;
+}
+
 /* After parsing: sweeps, cross-references, required keys, relative sizes. */
 static int plan_finish(struct parser *ps)
 {
@@ -841,6 +967,10 @@ static int plan_finish(struct parser *ps)
 	ps->line = 0;
 	if (!p->nvariants)
 		return fail(ps, "no [variant NAME] section");
+	/* Before sweeps rename the variants: errors name the line of the key. */
+	r = plan_fits(ps);
+	if (r < 0)
+		return r;
 	r = variants_expand(ps);
 	if (r < 0)
 		return r;

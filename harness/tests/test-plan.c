@@ -250,6 +250,26 @@ static const struct {
 	  "bad.ini:4: bad value '0x1p-1' for 'theta' (a number from 0 to 0.9999)" },
 	{ "[variant a]\n[workload w]\ntype = anon-zipf\nsize = 0x2x\n",
 	  "bad.ini:4: bad relative size '0x2x' for 'size'" },
+	/* Sizes against the guest (#28): a limit never reached, a set that cannot fit, zeros. */
+	{ "[guest]\nmemory = 1G\n[variant a]\n[memcg m]\nmemory.high = 512M\nmemory.max = 64G\n",
+	  "bad.ini:6: [memcg m] memory.max = 64G is more than the guest's memory (1G)" },
+	{ "[variant a]\n[memcg m]\nmemory.low = 1536M\n[guest]\nmemory = 1G\n",
+	  "bad.ini:3: [memcg m] memory.low = 1536M is more than the guest's memory (1G)" },
+	{ "[guest]\nswap_size = 256M\n[variant a]\n[memcg m]\nmemory.swap.max = 1G\n",
+	  "bad.ini:5: [memcg m] memory.swap.max = 1G is more than the guest's swap, swap_size "
+	  "(256M)" },
+	{ "[variant a]\nmemcg.m.memory.min = 2G\n[memcg m]\n",
+	  "bad.ini:2: [variant a] memcg.m.memory.min = 2G is more than the guest's memory (1G)" },
+	{ "[variant a]\n[memcg m]\n[workload w]\ntype = anon-zipf\nmemcg = m\nsize = 64G\n",
+	  "bad.ini:6: [workload w] size = 64G is more than the guest's memory (1G)" },
+	{ "[variant a]\n[memcg m]\n[workload w]\ntype = mmap-stride\nmemcg = m\nsize = 5G\n",
+	  "bad.ini:6: [workload w] size = 5G is more than the guest's memory (1G) and its scratch "
+	  "disk (4G)" },
+	{ "[guest]\nmemory = 0\n", "bad.ini:2: memory '0' is zero: the guest needs some" },
+	{ "[guest]\nswap_size = 0M\n",
+	  "bad.ini:2: swap_size '0M' is zero (swap = none for no swap)" },
+	{ "[campaign]\ntimeout = 0s\n",
+	  "bad.ini:2: timeout '0s' is zero: every run would time out at once" },
 	/* What an error echoes is escaped (#28): no raw bytes from a binary file on a terminal. */
 	{ "[campaign]\nname = a\x01\x1b[2Jb\n",
 	  "bad.ini:2: bad name 'a\\x01\\x1b[2Jb' (letters, digits, '.', '_', '-')" },
@@ -297,6 +317,24 @@ static void test_plan_files(void **state)
 	unlink(fifo);
 	unlink(nul);
 	rmdir(dir);
+}
+
+/* What fits the guest passes: max, a swap limit without zram, a file set on the scratch disk. */
+static void test_fits_guest(void **state)
+{
+	static const char text[] = "[guest]\nmemory = 1G\nswap = none\n"
+				   "[variant a]\nmemcg.m.memory.max = max\n"
+				   "[memcg m]\nmemory.max = 1G\nmemory.high = max\n"
+				   "memory.swap.max = 8G\n"
+				   "[workload w]\ntype = mmap-stride\nmemcg = m\nsize = 3G\n";
+	struct plan *p = NULL;
+	char *err = NULL;
+
+	(void)state;
+	if (plan__parse("ok.ini", text, &p, &err) < 0)
+		fail_msg("%s", err);
+	assert_string_equal(p->workloads[0].params[0].value, "3G");
+	plan__free(p);
 }
 
 /* The number parsers themselves (harness/common/util.c): base 10, and exact. */
@@ -649,6 +687,7 @@ int main(void)
 		cmocka_unit_test(test_bad_plans),
 		cmocka_unit_test(test_numbers_base10),
 		cmocka_unit_test(test_plan_files),
+		cmocka_unit_test(test_fits_guest),
 		cmocka_unit_test(test_lru_modes),
 		cmocka_unit_test(test_sweeps),
 		cmocka_unit_test(test_disk_needs),
