@@ -91,16 +91,18 @@ struct rparser {
 static int rfail(struct rparser *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int rfail(struct rparser *ps, const char *fmt, ...)
 {
-	_cleanup_free_ char *msg = NULL;
+	_cleanup_free_ char *msg = NULL, *safe = NULL;
 	va_list ap;
 
 	va_start(ap, fmt);
 	if (vasprintf(&msg, fmt, ap) < 0)
 		abort();
 	va_end(ap);
+	/* What the message echoes from the file never puts raw bytes on a terminal. */
+	safe = str_escape(msg);
 	free(ps->err);
-	ps->err = ps->line ? xasprintf("%s:%u: %s", ps->path, ps->line, msg)
-			   : xasprintf("%s: %s", ps->path, msg);
+	ps->err = ps->line ? xasprintf("%s:%u: %s", ps->path, ps->line, safe)
+			   : xasprintf("%s: %s", ps->path, safe);
 	return -EINVAL;
 }
 
@@ -341,6 +343,17 @@ static int recipe_finish(struct rparser *ps)
 		ps->line = ps->repo_line;
 		return rfail(ps, "'repo' is only for 'range' patches");
 	}
+	/*
+	 * Without a fragment the build is a bare tinyconfig or defconfig that
+	 * kernel__check refuses after a full build: an empty file, or one
+	 * without [config], is a mistake to report now.
+	 */
+	if (!r->nfragments) {
+		ps->line = 0;
+		return rfail(ps, "the recipe sets no config fragment: it needs a [config] section "
+				 "with 'fragment = lrubench.config' at least (the options lrubench "
+				 "needs)");
+	}
 	return 0;
 }
 
@@ -426,11 +439,23 @@ int kbuild_recipe__parse(const char *path, const char *text, struct kbuild_recip
 int kbuild_recipe__load(const char *path, struct kbuild_recipe **ret, char **ret_err)
 {
 	_cleanup_free_ char *text = NULL;
-	int r = read_file(path, 1u << 20, &text, NULL);
+	size_t len = 0;
+	unsigned nul;
+	int r = read_regular_file(path, 1u << 20, &text, &len);
 
+	if (r == -EINVAL) {
+		*ret_err = xasprintf("kernel recipe %s: %s, not a regular file", path,
+				     path_kind(path));
+		return r;
+	}
 	if (r < 0) {
 		*ret_err = xasprintf("kernel recipe %s: %s", path, strerror(-r));
 		return r;
+	}
+	nul = text_nul_line(text, len);
+	if (nul) {
+		*ret_err = xasprintf("%s:%u: a NUL byte: a recipe is text", path, nul);
+		return -EINVAL;
 	}
 	return kbuild_recipe__parse(path, text, ret, ret_err);
 }

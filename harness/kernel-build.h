@@ -18,7 +18,8 @@
  *                                   scripts/kconfig/merge_config.sh, then
  *                                   olddefconfig; every option a fragment sets
  *                                   must survive, and the result must have what
- *                                   lrubench needs (kernel__check)
+ *                                   lrubench needs (kernel__check); one
+ *                                   fragment at least (lrubench.config)
  *
  * Relative paths are relative to the recipe's directory. Unknown sections and
  * keys, repeated single keys and bad values are errors naming file and line.

@@ -10,27 +10,66 @@
 
 enum section { SEC_NONE, SEC_CAMPAIGN, SEC_GUEST, SEC_VARIANT, SEC_MEMCG, SEC_WORKLOAD };
 
+/* A key given in a section: a key given twice is refused, and checks made later name its line. */
+struct seen_key {
+	char *sec; /* "guest", "variant NAME": what the section header says */
+	char *key;
+	int line;
+};
+
 struct parser {
 	const char *path;
 	int line;
 	char *err;
 	struct plan *p;
 	enum section sec;
+	char *sec_name; /* the current section's header, for seen keys */
+	struct seen_key *seen;
+	size_t nseen;
 	int bounds_line; /* where min/max_repetitions or max_time was set */
 };
 
 static int fail(struct parser *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int fail(struct parser *ps, const char *fmt, ...)
 {
-	_cleanup_free_ char *msg = NULL;
+	_cleanup_free_ char *msg = NULL, *safe = NULL;
 	va_list ap;
 
 	va_start(ap, fmt);
 	if (vasprintf(&msg, fmt, ap) < 0)
 		abort();
 	va_end(ap);
-	ps->err = xasprintf("%s:%d: %s", ps->path, ps->line, msg);
+	/* What the message echoes from the file never puts raw bytes on a terminal. */
+	safe = str_escape(msg);
+	ps->err = xasprintf("%s:%d: %s", ps->path, ps->line, safe);
 	return -EINVAL;
+}
+
+/* The line where key was given in section sec ("memcg wl"), or 0. */
+static int seen_line(const struct parser *ps, const char *sec, const char *key)
+{
+	for (size_t i = 0; i < ps->nseen; i++)
+		if (!strcmp(ps->seen[i].sec, sec) && !strcmp(ps->seen[i].key, key))
+			return ps->seen[i].line;
+	return 0;
+}
+
+/*
+ * Every key once per section (a [guest] given twice is one section): the
+ * same rule, and message, as a recipe's single keys (kernel-build.c).
+ */
+static int key_once(struct parser *ps, const char *key)
+{
+	int first = seen_line(ps, ps->sec_name, key);
+
+	if (first)
+		return fail(ps, "'%s' given twice in [%s] (first at line %d)", key, ps->sec_name,
+			    first);
+	ps->seen = xrealloc(ps->seen, ps->nseen + 1, sizeof(*ps->seen));
+	ps->seen[ps->nseen++] = (struct seen_key){
+		.sec = xstrdup(ps->sec_name), .key = xstrdup(key), .line = ps->line,
+	};
+	return 0;
 }
 
 static void kv_add(struct kv **kv, size_t *n, const char *k, const char *v)
@@ -72,10 +111,32 @@ int lru_mode_parse(const char *s, unsigned *ret)
 		*ret = 7;
 		return 0;
 	}
-	if (parse_u64(s, &v) < 0 || v > 7)
+	/* A bit mask: hexadecimal as the kernel prints it (0x0007), or decimal. */
+	if (parse_u64_c(s, &v) < 0 || v > 7)
 		return -EINVAL;
 	*ret = (unsigned)v;
 	return 0;
+}
+
+/*
+ * Why a number was refused, for the message: "" when it is plainly not one
+ * (the message's example says what is), else what is wrong with it.
+ */
+static const char *num_why(const char *v, int r)
+{
+	if (r == -ERANGE)
+		return ": too large";
+	if (v[0] == '+')
+		return ": a number without a '+' sign";
+	if (v[0] == '-')
+		v++;
+	if (v[0] == '0' && (v[1] == 'x' || v[1] == 'X'))
+		return ": numbers are base 10, no 0x";
+	if (v[0] == '0' && isdigit((unsigned char)v[1]))
+		return ": a number in base 10 without leading zeros";
+	if (isdigit((unsigned char)v[0]) && strpbrk(v, " \t"))
+		return ": a number without blanks";
+	return "";
 }
 
 /* Typed setters: one per value type; each names the key and value on error. */
@@ -90,24 +151,31 @@ static int set_str(struct parser *ps, char **dst, const char *k, const char *v)
 
 static int set_size(struct parser *ps, uint64_t *dst, const char *k, const char *v)
 {
-	if (parse_size(v, dst) < 0)
-		return fail(ps, "bad size '%s' for '%s' (use e.g. 512M, 2G)", v, k);
+	int r = parse_size(v, dst);
+
+	if (r < 0)
+		return fail(ps, "bad size '%s' for '%s'%s (use e.g. 512M, 2G)", v, k, num_why(v, r));
 	return 0;
 }
 
 static int set_ms(struct parser *ps, uint64_t *dst, const char *k, const char *v)
 {
-	if (parse_duration_ms(v, dst) < 0)
-		return fail(ps, "bad duration '%s' for '%s' (use e.g. 500ms, 30s, 2m)", v, k);
+	int r = parse_duration_ms(v, dst);
+
+	if (r < 0)
+		return fail(ps, "bad duration '%s' for '%s'%s (use e.g. 500ms, 30s, 2m)", v, k,
+			    num_why(v, r));
 	return 0;
 }
 
 static int set_int(struct parser *ps, int *dst, const char *k, const char *v, int min, int max)
 {
 	int64_t x;
+	int r = parse_i64(v, &x);
 
-	if (parse_i64(v, &x) < 0 || x < min || x > max)
-		return fail(ps, "bad value '%s' for '%s' (an integer from %d to %d)", v, k, min, max);
+	if (r < 0 || x < min || x > max)
+		return fail(ps, "bad value '%s' for '%s'%s (an integer from %d to %d)", v, k,
+			    r < 0 ? num_why(v, r) : "", min, max);
 	*dst = (int)x;
 	return 0;
 }
@@ -165,7 +233,11 @@ static int campaign_key(struct parser *ps, const char *k, const char *v)
 	if (!strcmp(k, "warmup"))
 		return set_int(ps, &p->warmup, k, v, 0, 999);
 	if (!strcmp(k, "seed"))
-		return parse_u64(v, &p->seed) < 0 ? fail(ps, "bad seed '%s'", v) : 0;
+	{
+		int r = parse_u64(v, &p->seed);
+
+		return r < 0 ? fail(ps, "bad seed '%s'%s", v, num_why(v, r)) : 0;
+	}
 	if (!strcmp(k, "interval")) {
 		int r = set_ms(ps, &p->interval_ms, k, v);
 
@@ -173,8 +245,13 @@ static int campaign_key(struct parser *ps, const char *k, const char *v)
 			return fail(ps, "interval '%s' is below 10ms", v);
 		return r;
 	}
-	if (!strcmp(k, "timeout"))
-		return set_ms(ps, &p->timeout_ms, k, v);
+	if (!strcmp(k, "timeout")) {
+		int r = set_ms(ps, &p->timeout_ms, k, v);
+
+		if (r == 0 && !p->timeout_ms)
+			return fail(ps, "timeout '%s' is zero: every run would time out at once", v);
+		return r;
+	}
 	if (!strcmp(k, "baseline"))
 		return set_str(ps, &p->baseline, k, v);
 	return fail(ps, "unknown key '%s' in [campaign]", k);
@@ -184,8 +261,13 @@ static int guest_key(struct parser *ps, const char *k, const char *v)
 {
 	struct plan *p = ps->p;
 
-	if (!strcmp(k, "memory"))
-		return set_size(ps, &p->mem_bytes, k, v);
+	if (!strcmp(k, "memory")) {
+		int r = set_size(ps, &p->mem_bytes, k, v);
+
+		if (r == 0 && !p->mem_bytes)
+			return fail(ps, "memory '%s' is zero: the guest needs some", v);
+		return r;
+	}
 	if (!strcmp(k, "cpus"))
 		return set_int(ps, &p->cpus, k, v, 1, 256);
 	if (!strcmp(k, "swap")) {
@@ -193,8 +275,13 @@ static int guest_key(struct parser *ps, const char *k, const char *v)
 			return fail(ps, "bad swap '%s' (zram or none)", v);
 		return set_str(ps, &p->swap, k, v);
 	}
-	if (!strcmp(k, "swap_size"))
-		return set_size(ps, &p->swap_bytes, k, v);
+	if (!strcmp(k, "swap_size")) {
+		int r = set_size(ps, &p->swap_bytes, k, v);
+
+		if (r == 0 && !p->swap_bytes)
+			return fail(ps, "swap_size '%s' is zero (swap = none for no swap)", v);
+		return r;
+	}
 	if (!strcmp(k, "scratch_size")) {
 		int r = set_size(ps, &p->scratch_bytes, k, v);
 
@@ -231,6 +318,7 @@ static int memcg_file(struct parser *ps, const char *k, const char *v, char **re
 					     "memory.min", "memory.swap.max", "memory.swap.high",
 					     NULL };
 	uint64_t bytes;
+	int r;
 
 	for (size_t i = 0; sizes[i]; i++) {
 		if (strcmp(k, sizes[i]))
@@ -239,8 +327,10 @@ static int memcg_file(struct parser *ps, const char *k, const char *v, char **re
 			*ret = xstrdup("max");
 			return 0;
 		}
-		if (parse_size(v, &bytes) < 0)
-			return fail(ps, "bad size '%s' for '%s' (e.g. 256M, or max)", v, k);
+		r = parse_size(v, &bytes);
+		if (r < 0)
+			return fail(ps, "bad size '%s' for '%s'%s (e.g. 256M, or max)", v, k,
+				    num_why(v, r));
 		*ret = xasprintf("%llu", (unsigned long long)bytes);
 		return 0;
 	}
@@ -367,9 +457,6 @@ static int variant_sweep(struct parser *ps, struct plan_variant *var, const char
 	if (!sweepable(k))
 		return fail(ps, "'%s' takes one value, not a list (sweeps: min_ttl_ms, thp, "
 				"read_ahead_kb, sysctl.*)", k);
-	for (size_t i = 0; i < var->nsweeps; i++)
-		if (!strcmp(var->sweeps[i].key, k))
-			return fail(ps, "'%s' swept twice in [variant %s]", k, var->name);
 	var->sweeps = xrealloc(var->sweeps, var->nsweeps + 1, sizeof(*var->sweeps));
 	sw = &var->sweeps[var->nsweeps++];
 	*sw = (struct plan_sweep){ .key = xstrdup(k), .line = ps->line };
@@ -521,30 +608,34 @@ static int workload_key(struct parser *ps, const char *k, const char *v)
 	case WLP_SIZE: {
 		uint64_t b;
 		size_t len = strlen(v);
-		char *end;
+		int r;
 
 		if (len > 1 && v[len - 1] == 'x') {
-			double f = strtod(v, &end);
+			_cleanup_free_ char *num = strndup(v, len - 1);
+			double f = 0;
 
-			if (end != v + len - 1 || !(f > 0) || f > 1000)
+			if (!num || parse_double(num, &f) < 0 || !(f > 0) || f > 1000)
 				return fail(ps, "bad relative size '%s' for '%s'", v, k);
-		} else if (parse_size(v, &b) < 0) {
-			return fail(ps, "bad size '%s' for '%s' (e.g. 512M or 2.5x)", v, k);
+		} else if ((r = parse_size(v, &b)) < 0) {
+			return fail(ps, "bad size '%s' for '%s'%s (e.g. 512M or 2.5x)", v, k,
+				    num_why(v, r));
 		}
 		break;
 	}
 	case WLP_U64: {
 		uint64_t x;
 
-		if (parse_u64(v, &x) < 0)
-			return fail(ps, "bad value '%s' for '%s' (an unsigned integer)", v, k);
+		int r = parse_u64(v, &x);
+
+		if (r < 0)
+			return fail(ps, "bad value '%s' for '%s'%s (an unsigned integer)", v, k,
+				    num_why(v, r));
 		break;
 	}
 	case WLP_FRACTION: {
-		char *end;
-		double f = strtod(v, &end);
+		double f = 0;
 
-		if (end == v || *end || !(f >= prm->min && f <= prm->max))
+		if (parse_double(v, &f) < 0 || !(f >= prm->min && f <= prm->max))
 			return fail(ps, "bad value '%s' for '%s' (a number from %g to %g)", v, k,
 				    prm->min, prm->max);
 		break;
@@ -552,8 +643,10 @@ static int workload_key(struct parser *ps, const char *k, const char *v)
 	case WLP_DURATION: {
 		uint64_t ms;
 
-		if (parse_duration_ms(v, &ms) < 0)
-			return fail(ps, "bad duration '%s' for '%s'", v, k);
+		int r = parse_duration_ms(v, &ms);
+
+		if (r < 0)
+			return fail(ps, "bad duration '%s' for '%s'%s", v, k, num_why(v, r));
 		break;
 	}
 	case WLP_CHOICE:
@@ -561,9 +654,6 @@ static int workload_key(struct parser *ps, const char *k, const char *v)
 			return fail(ps, "bad value '%s' for '%s' (%s)", v, k, prm->choices);
 		break;
 	}
-	for (size_t i = 0; i < w->nparams; i++)
-		if (!strcmp(w->params[i].key, k))
-			return fail(ps, "'%s' set twice in [workload %s]", k, w->name);
 	kv_add(&w->params, &w->nparams, k, v);
 	return 0;
 }
@@ -577,6 +667,8 @@ static int section_start(struct parser *ps, char *hdr)
 		*name++ = '\0';
 		name = strstrip(name);
 	}
+	free(ps->sec_name);
+	ps->sec_name = name ? xasprintf("%s %s", hdr, name) : xstrdup(hdr);
 	if (!strcmp(hdr, "campaign") || !strcmp(hdr, "guest")) {
 		if (name)
 			return fail(ps, "[%s] takes no name", hdr);
@@ -755,6 +847,117 @@ static int variants_expand(struct parser *ps)
 	return 0;
 }
 
+/* bytes as a plan would write them: 1G, 384M, 4K, or a plain number. */
+static const char *size_str(char buf[static 32], uint64_t bytes)
+{
+	static const char units[] = "TGMK";
+
+	for (int i = 0; i < 4; i++) {
+		unsigned shift = 10 * (4 - (unsigned)i);
+
+		if (bytes && !(bytes & ((1ull << shift) - 1))) {
+			snprintf(buf, 32, "%llu%c", (unsigned long long)(bytes >> shift), units[i]);
+			return buf;
+		}
+	}
+	snprintf(buf, 32, "%llu", (unsigned long long)bytes);
+	return buf;
+}
+
+/*
+ * A memcg file's value (in bytes, or "max") against the guest: memory.* limits
+ * above its memory, swap ones above its zram, are never reached and say the
+ * plan means another size (64G for 64M). what names the key for the message.
+ */
+static int memcg_fits(struct parser *ps, const char *what, const char *file, const char *value)
+{
+	const struct plan *p = ps->p;
+	bool swap = !strncmp(file, "memory.swap.", 12);
+	uint64_t bytes, room = swap ? p->swap_bytes : p->mem_bytes;
+	char b1[32], b2[32];
+
+	if (!strcmp(value, "max") || parse_u64(value, &bytes) < 0)
+		return 0;
+	if (strcmp(file, "memory.max") && strcmp(file, "memory.high") &&
+	    strcmp(file, "memory.low") && strcmp(file, "memory.min") &&
+	    (!swap || strcmp(p->swap, "zram")))
+		return 0;
+	if (bytes <= room)
+		return 0;
+	return fail(ps, "%s = %s is more than the guest's %s (%s)", what, size_str(b1, bytes),
+		    swap ? "swap, swap_size" : "memory", size_str(b2, room));
+}
+
+/*
+ * Sizes against the guest, once [guest] is known: memcg limits (and each
+ * variant's), absolute workload sizes (a relative one follows its memcg),
+ * each error at the key's line.
+ */
+static int plan_fits(struct parser *ps)
+{
+	struct plan *p = ps->p;
+	char b1[32], b2[32], b3[32];
+	int r;
+
+	for (size_t i = 0; i < p->nmemcgs; i++) {
+		const struct plan_memcg *m = &p->memcgs[i];
+		_cleanup_free_ char *sec = xasprintf("memcg %s", m->name);
+
+		for (size_t j = 0; j < m->nfiles; j++) {
+			_cleanup_free_ char *what = xasprintf("[memcg %s] %s", m->name,
+							      m->files[j].key);
+
+			ps->line = seen_line(ps, sec, m->files[j].key);
+			r = memcg_fits(ps, what, m->files[j].key, m->files[j].value);
+			if (r < 0)
+				return r;
+		}
+	}
+	for (size_t i = 0; i < p->nvariants; i++) {
+		const struct plan_variant *v = &p->variants[i];
+		_cleanup_free_ char *sec = xasprintf("variant %s", v->name);
+
+		for (size_t j = 0; j < v->nmemcg_files; j++) {
+			const char *file = strstr(v->memcg_files[j].key, ".memory.");
+			_cleanup_free_ char *key = xasprintf("memcg.%s", v->memcg_files[j].key);
+			_cleanup_free_ char *what = xasprintf("[variant %s] %s", v->name, key);
+
+			if (!file)
+				continue;
+			ps->line = seen_line(ps, sec, key);
+			r = memcg_fits(ps, what, file + 1, v->memcg_files[j].value);
+			if (r < 0)
+				return r;
+		}
+	}
+	for (size_t i = 0; i < p->nworkloads; i++) {
+		const struct plan_workload *w = &p->workloads[i];
+		_cleanup_free_ char *sec = xasprintf("workload %s", w->name);
+		/* A file set may outgrow memory (page cache): a scratch disk bounds it. */
+		uint64_t disk = w->def && w->def->scratch ? plan_scratch_bytes(p) : 0;
+		uint64_t room = disk > p->mem_bytes ? disk : p->mem_bytes;
+
+		for (size_t j = 0; w->def && j < w->nparams; j++) {
+			const struct wl_param *prm = workload_param(w->def, w->params[j].key);
+			const char *v = w->params[j].value;
+			uint64_t bytes;
+
+			if (!prm || prm->type != WLP_SIZE || v[strlen(v) - 1] == 'x' ||
+			    parse_size(v, &bytes) < 0 || bytes <= room)
+				continue;
+			ps->line = seen_line(ps, sec, w->params[j].key);
+			if (disk > p->mem_bytes)
+				return fail(ps, "[workload %s] %s = %s is more than the guest's memory "
+						"(%s) and its scratch disk (%s)",
+					    w->name, prm->name, v, size_str(b1, p->mem_bytes),
+					    size_str(b2, disk));
+			return fail(ps, "[workload %s] %s = %s is more than the guest's memory (%s)",
+				    w->name, prm->name, v, size_str(b3, p->mem_bytes));
+		}
+	}
+	return 0;
+}
+
 /* After parsing: sweeps, cross-references, required keys, relative sizes. */
 static int plan_finish(struct parser *ps)
 {
@@ -764,6 +967,10 @@ static int plan_finish(struct parser *ps)
 	ps->line = 0;
 	if (!p->nvariants)
 		return fail(ps, "no [variant NAME] section");
+	/* Before sweeps rename the variants: errors name the line of the key. */
+	r = plan_fits(ps);
+	if (r < 0)
+		return r;
 	r = variants_expand(ps);
 	if (r < 0)
 		return r;
@@ -944,6 +1151,11 @@ int plan__parse(const char *path, const char *text, struct plan **ret, char **re
 			r = fail(&ps, "empty key");
 			break;
 		}
+		if (ps.sec != SEC_NONE) {
+			r = key_once(&ps, k);
+			if (r < 0)
+				break;
+		}
 		switch (ps.sec) {
 		case SEC_NONE:
 			r = fail(&ps, "'%s' outside any section", k);
@@ -967,6 +1179,12 @@ int plan__parse(const char *path, const char *text, struct plan **ret, char **re
 	}
 	if (r == 0)
 		r = plan_finish(&ps);
+	for (size_t i = 0; i < ps.nseen; i++) {
+		free(ps.seen[i].sec);
+		free(ps.seen[i].key);
+	}
+	free(ps.seen);
+	free(ps.sec_name);
 	if (r < 0) {
 		*ret_err = ps.err ? ps.err : xasprintf("%s: invalid plan", path);
 		return r;
@@ -978,11 +1196,23 @@ int plan__parse(const char *path, const char *text, struct plan **ret, char **re
 int plan__load(const char *path, struct plan **ret, char **ret_err)
 {
 	_cleanup_free_ char *text = NULL;
-	int r = read_file(path, 1u << 20, &text, NULL);
+	size_t len = 0;
+	unsigned nul;
+	int r = read_regular_file(path, 1u << 20, &text, &len);
 
+	if (r == -EINVAL) {
+		*ret_err = xasprintf("%s: %s, not a regular file", path, path_kind(path));
+		return r;
+	}
 	if (r < 0) {
 		*ret_err = xasprintf("%s: %s", path, strerror(-r));
 		return r;
+	}
+	/* A NUL would end the text early: "no [variant NAME] section", about a file that has some. */
+	nul = text_nul_line(text, len);
+	if (nul) {
+		*ret_err = xasprintf("%s:%u: a NUL byte: a plan is text", path, nul);
+		return -EINVAL;
 	}
 	return plan__parse(path, text, ret, ret_err);
 }

@@ -60,7 +60,6 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 
 	*o = (struct opts){ .theta = 0.99, .write_ratio = 0.2, .seed = 1 };
 	while ((c = getopt_long(argc, argv, "", longopts, &idx)) != -1) {
-		char *end;
 		int r = 0;
 
 		switch (c) {
@@ -68,12 +67,12 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			r = parse_size(optarg, &o->size);
 			break;
 		case 't':
-			o->theta = strtod(optarg, &end);
-			r = *end || o->theta < 0 || o->theta >= 1 ? -EINVAL : 0;
+			r = parse_double(optarg, &o->theta);
+			r = r < 0 || o->theta < 0 || o->theta >= 1 ? -EINVAL : 0;
 			break;
 		case 'w':
-			o->write_ratio = strtod(optarg, &end);
-			r = *end || o->write_ratio < 0 || o->write_ratio > 1 ? -EINVAL : 0;
+			r = parse_double(optarg, &o->write_ratio);
+			r = r < 0 || o->write_ratio < 0 || o->write_ratio > 1 ? -EINVAL : 0;
 			break;
 		case 'a':
 			r = parse_u64(optarg, &o->accesses);

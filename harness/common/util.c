@@ -84,52 +84,128 @@ void *xrealloc(void *p, size_t n, size_t size)
 	return r;
 }
 
+/*
+ * The decimal digits at *s into *ret, *s moved past them: one digit at least,
+ * no sign, no blanks, no leading zero but for "0" itself (a C reader takes
+ * "010" for octal 8). -EINVAL on none or a leading zero, -ERANGE past UINT64_MAX.
+ */
+static int parse_digits(const char **s, uint64_t *ret)
+{
+	const char *p = *s;
+	uint64_t acc = 0;
+
+	if (!isdigit((unsigned char)*p))
+		return -EINVAL;
+	if (p[0] == '0' && isdigit((unsigned char)p[1]))
+		return -EINVAL;
+	for (; isdigit((unsigned char)*p); p++) {
+		unsigned d = (unsigned)(*p - '0');
+
+		if (acc > (UINT64_MAX - d) / 10)
+			return -ERANGE;
+		acc = acc * 10 + d;
+	}
+	*s = p;
+	*ret = acc;
+	return 0;
+}
+
 int parse_i64(const char *s, int64_t *ret)
 {
-	char *end;
-	long long v;
+	bool neg;
+	uint64_t v;
+	int r;
 
-	if (!s || !*s || isspace((unsigned char)*s))
+	if (!s)
 		return -EINVAL;
-	errno = 0;
-	v = strtoll(s, &end, 0);
-	if (errno == ERANGE)
+	neg = *s == '-';
+	s += neg;
+	r = parse_digits(&s, &v);
+	if (r < 0)
+		return r;
+	if (*s || (neg && v == 0))
+		return -EINVAL;
+	if (v > (uint64_t)INT64_MAX + neg)
 		return -ERANGE;
-	if (*end)
-		return -EINVAL;
-	*ret = v;
+	*ret = !neg ? (int64_t)v : v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v;
 	return 0;
 }
 
 int parse_u64(const char *s, uint64_t *ret)
 {
-	char *end;
-	unsigned long long v;
+	uint64_t v;
+	int r;
 
-	if (!s || !*s || *s == '-' || isspace((unsigned char)*s))
+	if (!s)
 		return -EINVAL;
+	r = parse_digits(&s, &v);
+	if (r < 0)
+		return r;
+	if (*s)
+		return -EINVAL;
+	*ret = v;
+	return 0;
+}
+
+int parse_u64_c(const char *s, uint64_t *ret)
+{
+	uint64_t acc = 0;
+
+	if (!s || s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
+		return parse_u64(s, ret);
+	s += 2;
+	if (!*s)
+		return -EINVAL;
+	for (; *s; s++) {
+		if (!isxdigit((unsigned char)*s))
+			return -EINVAL;
+		if (acc >> 60)
+			return -ERANGE;
+		acc = acc << 4 | (uint64_t)(isdigit((unsigned char)*s) ? *s - '0'
+								      : tolower((unsigned char)*s) - 'a' + 10);
+	}
+	*ret = acc;
+	return 0;
+}
+
+int parse_double(const char *s, double *ret)
+{
+	const char *p = s;
+	char *end;
+	double v;
+
+	/* Decimal only: strtod alone would take hex floats, "inf", "nan" and blanks. */
+	if (!s)
+		return -EINVAL;
+	if (*p == '-')
+		p++;
+	if (!isdigit((unsigned char)*p) && !(*p == '.' && isdigit((unsigned char)p[1])))
+		return -EINVAL;
+	for (; *p; p++)
+		if (!isdigit((unsigned char)*p) && !strchr(".eE+-", *p))
+			return -EINVAL;
 	errno = 0;
-	v = strtoull(s, &end, 0);
+	v = strtod(s, &end);
+	if (*end || end == s)
+		return -EINVAL;
 	if (errno == ERANGE)
 		return -ERANGE;
-	if (*end)
-		return -EINVAL;
 	*ret = v;
 	return 0;
 }
 
 int parse_size(const char *s, uint64_t *ret)
 {
-	char *end;
-	unsigned long long v;
+	const char *end = s;
+	uint64_t v;
 	unsigned shift = 0;
+	int r;
 
-	if (!s || !isdigit((unsigned char)*s))
+	if (!s)
 		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno == ERANGE)
-		return -ERANGE;
+	r = parse_digits(&end, &v);
+	if (r < 0)
+		return r;
 	switch (toupper((unsigned char)*end)) {
 	case 'K':
 		shift = 10;
@@ -162,22 +238,21 @@ int parse_size(const char *s, uint64_t *ret)
 		return -EINVAL;
 	if (shift && v > (UINT64_MAX >> shift))
 		return -ERANGE;
-	*ret = (uint64_t)v << shift;
+	*ret = v << shift;
 	return 0;
 }
 
 int parse_duration_ms(const char *s, uint64_t *ret)
 {
-	char *end;
-	unsigned long long v;
-	uint64_t mult;
+	const char *end = s;
+	uint64_t v, mult;
+	int r;
 
-	if (!s || !isdigit((unsigned char)*s))
+	if (!s)
 		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno == ERANGE)
-		return -ERANGE;
+	r = parse_digits(&end, &v);
+	if (r < 0)
+		return r;
 	if (!strcmp(end, "ms"))
 		mult = 1;
 	else if (!strcmp(end, "s") || !*end)
@@ -192,15 +267,12 @@ int parse_duration_ms(const char *s, uint64_t *ret)
 	return 0;
 }
 
-int read_file(const char *path, size_t limit, char **ret_buf, size_t *ret_len)
+/* Read all of fd (read_file's contract). */
+static int read_fd(int fd, size_t limit, char **ret_buf, size_t *ret_len)
 {
-	_cleanup_close_ int fd = -1;
 	_cleanup_free_ char *buf = NULL;
 	size_t len = 0, cap = 4096;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
 	buf = xcalloc(1, cap + 1);
 	for (;;) {
 		ssize_t n;
@@ -226,6 +298,72 @@ int read_file(const char *path, size_t limit, char **ret_buf, size_t *ret_len)
 		*ret_len = len;
 	*ret_buf = TAKE_PTR(buf);
 	return 0;
+}
+
+int read_file(const char *path, size_t limit, char **ret_buf, size_t *ret_len)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	return read_fd(fd, limit, ret_buf, ret_len);
+}
+
+int read_regular_file(const char *path, size_t limit, char **ret_buf, size_t *ret_len)
+{
+	_cleanup_close_ int fd = -1;
+	struct stat st;
+
+	/* Before open: opening a FIFO for reading blocks until a writer comes. */
+	if (stat(path, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
+	/* The path may have been replaced since: O_NONBLOCK, and the opened file checked. */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
+	return read_fd(fd, limit, ret_buf, ret_len);
+}
+
+const char *path_kind(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return "missing";
+	switch (st.st_mode & S_IFMT) {
+	case S_IFREG:
+		return "a regular file";
+	case S_IFDIR:
+		return "a directory";
+	case S_IFIFO:
+		return "a FIFO";
+	case S_IFSOCK:
+		return "a socket";
+	case S_IFCHR:
+		return "a character device";
+	case S_IFBLK:
+		return "a block device";
+	default:
+		return "not a regular file";
+	}
+}
+
+unsigned text_nul_line(const char *buf, size_t len)
+{
+	const char *nul = memchr(buf, '\0', len);
+	unsigned line = 1;
+
+	if (!nul)
+		return 0;
+	for (const char *c = buf; c < nul; c++)
+		line += *c == '\n';
+	return line;
 }
 
 int write_file(const char *path, const char *s)
@@ -296,4 +434,65 @@ char *strstrip(char *s)
 	while (e > s && isspace((unsigned char)e[-1]))
 		*--e = '\0';
 	return s;
+}
+
+/* The length of the valid UTF-8 sequence of 2 to 4 bytes at s, or 0 (no overlongs, surrogates). */
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t n;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	/* U+0080..U+009F are C1 controls: a terminal acts on them too. */
+	if (s[0] == 0xc2 && s[1] <= 0x9f)
+		return 0;
+	return n;
+}
+
+char *str_escape(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	char *out = xcalloc(4 * strlen(s) + 1, 1), *o = out;
+
+	while (*p) {
+		size_t n = *p >= 0x80 ? utf8_len(p) : 0;
+
+		if (n) {
+			memcpy(o, p, n);
+			o += n;
+			p += n;
+		} else if (*p == '\t') {
+			o = stpcpy(o, "\\t");
+			p++;
+		} else if (*p == '\n') {
+			o = stpcpy(o, "\\n");
+			p++;
+		} else if (*p < 0x20 || *p >= 0x7f) {
+			o += sprintf(o, "\\x%02x", *p++);
+		} else {
+			*o++ = (char)*p++;
+		}
+	}
+	*o = '\0';
+	return out;
 }

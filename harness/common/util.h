@@ -70,9 +70,17 @@ char *xstrdup(const char *s);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n, size_t size);
 
-/* Parse a whole decimal (or 0x hex) integer; -EINVAL on junk, -ERANGE on overflow. */
+/*
+ * Numbers are base 10 only: digits (a '-' first for parse_i64), no '+', no
+ * blanks, no "0x", and no leading zero but for "0" itself ("010" would be 8
+ * to a C reader). -EINVAL on anything else, -ERANGE on overflow.
+ */
 int parse_i64(const char *s, int64_t *ret);
 int parse_u64(const char *s, uint64_t *ret);
+/* A number as the kernel prints it: base 10, or 0x hexadecimal (lru_gen/enabled's 0x0007). */
+int parse_u64_c(const char *s, uint64_t *ret);
+/* A decimal real ("0.25", "1e-3"): no hex floats, inf, nan or blanks; -EINVAL, -ERANGE. */
+int parse_double(const char *s, double *ret);
 /* Parse a size with an optional K/M/G/T suffix (powers of 1024, optional "i"/"B"). */
 int parse_size(const char *s, uint64_t *ret);
 /* Parse a duration: plain number is in the given default unit; suffixes ms, s, m. */
@@ -80,6 +88,15 @@ int parse_duration_ms(const char *s, uint64_t *ret);
 
 /* Read a whole (small) file into a NUL-terminated buffer; max bytes read is limit. */
 int read_file(const char *path, size_t limit, char **ret_buf, size_t *ret_len);
+/*
+ * read_file for a file a user names (a plan, a recipe): -EINVAL unless it is
+ * a regular file, checked before open (a FIFO would block it) and after.
+ */
+int read_regular_file(const char *path, size_t limit, char **ret_buf, size_t *ret_len);
+/* What path is, for messages: "a FIFO", "a directory", "a regular file", "missing"... */
+const char *path_kind(const char *path);
+/* The line (from 1) of the first NUL byte in buf[0..len), or 0 if none: text has none. */
+unsigned text_nul_line(const char *buf, size_t len);
 /* Write a string to a file (open, write all, close). */
 int write_file(const char *path, const char *s);
 
@@ -89,6 +106,12 @@ int mkdir_p(const char *path);
 /* Monotonic and wall-clock time in ns. */
 int64_t now_mono_ns(void);
 int64_t now_real_ns(void);
+
+/*
+ * s with control characters and bytes that are not valid UTF-8 escaped
+ * (\x01, \t), for messages that echo a file's text (malloc'd).
+ */
+char *str_escape(const char *s);
 
 /* Trim leading/trailing whitespace in place; returns s. */
 char *strstrip(char *s);

@@ -136,7 +136,7 @@ static int set_size(struct agent_conf *c, const struct conf_key *k, const char *
 static int set_lru_enabled(struct agent_conf *c, const struct conf_key *k, const char *value)
 {
 	uint64_t v;
-	int r = parse_u64(value, &v);
+	int r = parse_u64_c(value, &v); /* 0x0007, as the kernel prints it */
 
 	(void)k;
 	if (r < 0)

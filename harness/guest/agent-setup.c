@@ -164,7 +164,7 @@ static int apply_lru_gen(struct agent *a, const char *file, uint64_t value, cons
 	r = read_knob(path, back, sizeof(back));
 	if (r < 0)
 		return r;
-	if (parse_u64(back, &got) < 0 || got != value) {
+	if (parse_u64_c(back, &got) < 0 || got != value) {
 		channel_event(a->ch, "error", "knob %s: wrote %s, kernel has %s", key, text, back);
 		return -EINVAL;
 	}

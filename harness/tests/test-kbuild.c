@@ -70,14 +70,16 @@ static void test_defaults_and_git(void **state)
 	char *err = NULL;
 
 	(void)state;
-	/* Nothing said: linux-source-6.1, tinyconfig, no patches. */
-	assert_int_equal(kbuild_recipe__parse("x.ini", "", &r, &err), 0);
+	/* Only the fragment said: linux-source-6.1, tinyconfig, no patches. */
+	assert_int_equal(kbuild_recipe__parse("x.ini", "[config]\nfragment = lrubench.config\n",
+					      &r, &err),
+			 0);
 	assert_int_equal(r->source_kind, KBUILD_SRC_TARBALL);
 	assert_string_equal(r->source, KBUILD_DEFAULT_TARBALL);
 	assert_int_equal(r->source_line, 0);
 	assert_int_equal(r->base, KBUILD_BASE_MINIMAL);
 	assert_int_equal(r->npatches, 0);
-	assert_int_equal(r->nfragments, 0);
+	assert_int_equal(r->nfragments, 1);
 	assert_string_equal(r->name, "x");
 	kbuild_recipe__free(r);
 
@@ -85,7 +87,8 @@ static void test_defaults_and_git(void **state)
 	assert_int_equal(kbuild_recipe__parse("k/g.ini",
 					      "[source]\ngit = https://example.org/linux.git\n"
 					      "ref = v6.1.100\n[patches]\nrange = a..b\n"
-					      "repo = ../linux\n[config]\nbase = defconfig\n",
+					      "repo = ../linux\n[config]\nbase = defconfig\n"
+					      "fragment = lrubench.config\n",
 					      &r, &err),
 			 0);
 	assert_int_equal(r->source_kind, KBUILD_SRC_GIT);
@@ -138,6 +141,17 @@ static const struct {
 	{ "[patches]\npatch = -R\n", "bad.ini:2: bad patch '-R'" },
 	{ "[config\n", "bad.ini:1: bad section header '[config'" },
 	{ "[config]\nbase minimal\n", "bad.ini:2: expected 'key = value', got 'base minimal'" },
+	/* No fragment (#28): tinyconfig alone, refused by kernel__check after a whole build. */
+	{ "", "bad.ini: the recipe sets no config fragment: it needs a [config] section with "
+	      "'fragment = lrubench.config' at least (the options lrubench needs)" },
+	{ "# only a comment\n[recipe]\ndescription = x\n[source]\ntree = /src/linux\n",
+	  "bad.ini: the recipe sets no config fragment: it needs a [config] section with "
+	  "'fragment = lrubench.config' at least (the options lrubench needs)" },
+	{ "[source]\ngit = /src/linux\nref = v6\x01\xc2\x9b" "31m\n",
+	  "bad.ini:3: bad ref 'v6\\x01\\xc2\\x9b31m' (a branch, tag or commit)" },
+	{ "[config]\nbase = defconfig\n",
+	  "bad.ini: the recipe sets no config fragment: it needs a [config] section with "
+	  "'fragment = lrubench.config' at least (the options lrubench needs)" },
 };
 
 static void test_bad_recipes(void **state)
@@ -257,6 +271,7 @@ static int scratch_setup(void **state)
 	char *p;
 
 	(void)state;
+	strcpy(scratch, "/tmp/test-kbuild.XXXXXX");
 	if (!mkdtemp(scratch))
 		return -1;
 	p = xasprintf("%s/linux", scratch);
@@ -307,17 +322,54 @@ static void expect_build_error(const char *text, const char *expect)
 static void test_build_input_errors(void **state)
 {
 	(void)state;
-	expect_build_error("[source]\ntree = linux\n[patches]\npatch = nope.patch\n",
+	expect_build_error("[source]\ntree = linux\n[patches]\npatch = nope.patch\n"
+			   "[config]\nfragment = a.config\n",
 			   "%s/r.ini:4: patch %s/nope.patch: No such file or directory");
-	expect_build_error("[source]\ntree = linux\n[config]\nbase = conf/config-x\n",
+	expect_build_error("[source]\ntree = linux\n[config]\nbase = conf/config-x\n"
+			   "fragment = a.config\n",
 			   "%s/r.ini:4: base config %s/conf/config-x: No such file or directory");
 	expect_build_error("[source]\ntree = linux\n[config]\nbase = minimal\n"
 			   "fragment = a.config\nfragment = gone.config\n",
 			   "%s/r.ini:6: fragment %s/gone.config: No such file or directory");
-	expect_build_error("[source]\ntree = nowhere\n",
+	expect_build_error("[source]\ntree = nowhere\n[config]\nfragment = a.config\n",
 			   "%s/r.ini:2: source tree %s/nowhere: No such file or directory");
-	expect_build_error("[source]\ntarball = none.tar.xz\n",
+	expect_build_error("[source]\ntarball = none.tar.xz\n[config]\nfragment = a.config\n",
 			   "%s/r.ini:2: source tarball %s/none.tar.xz: No such file or directory");
+}
+
+/* A recipe is a regular text file (#28): a FIFO blocked open, a NUL cut the text short. */
+static void test_recipe_files(void **state)
+{
+	_cleanup_free_ char *fifo = xasprintf("%s/fifo.ini", scratch);
+	_cleanup_free_ char *nul = xasprintf("%s/nul.ini", scratch);
+	_cleanup_free_ char *want = NULL;
+	static const char text[] = "[source]\ntree = linux\n[con\0fig]\nfragment = a.config\n";
+	struct kbuild_recipe *r = NULL;
+	char *err = NULL;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(kbuild_recipe__load(fifo, &r, &err), -EINVAL);
+	assert_null(r);
+	want = xasprintf("kernel recipe %s: a FIFO, not a regular file", fifo);
+	assert_string_equal(err, want);
+	free(err);
+	free(want);
+	assert_int_equal(kbuild_recipe__load(scratch, &r, &err), -EINVAL);
+	want = xasprintf("kernel recipe %s: a directory, not a regular file", scratch);
+	assert_string_equal(err, want);
+	free(err);
+	free(want);
+	f = fopen(nul, "we");
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, sizeof(text) - 1, f), sizeof(text) - 1);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(kbuild_recipe__load(nul, &r, &err), -EINVAL);
+	assert_null(r);
+	want = xasprintf("%s:3: a NUL byte: a recipe is text", nul);
+	assert_string_equal(err, want);
+	free(err);
 }
 
 int main(void)
@@ -331,6 +383,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_spec),
 		cmocka_unit_test_setup_teardown(test_build_input_errors, scratch_setup,
 						scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_recipe_files, scratch_setup, scratch_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

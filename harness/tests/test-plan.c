@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "catalogue.h"
 #include "plan.h"
@@ -153,7 +154,7 @@ static const struct {
 	  "bad.ini:2: 'lru' takes one value, not a list (sweeps: min_ttl_ms, thp, read_ahead_kb, "
 	  "sysctl.*)" },
 	{ "[variant a]\nthp = never, always\nthp = madvise, never\n",
-	  "bad.ini:3: 'thp' swept twice in [variant a]" },
+	  "bad.ini:3: 'thp' given twice in [variant a] (first at line 2)" },
 	{ "[variant a]\nread_ahead_kb = 16M\n",
 	  "bad.ini:2: bad value '16M' for 'read_ahead_kb' (an integer from 0 to 1048576)" },
 	{ "[variant a-swappiness0]\n[variant a]\nsysctl.vm.swappiness = 0, 60\n",
@@ -193,7 +194,20 @@ static const struct {
 	{ "[variant a]\n[workload w]\ntype = mmap-stride\ndir = /tmp\n",
 	  "bad.ini:4: 'dir' is given by lrubench (/scratch/w)" },
 	{ "[variant a]\n[workload w]\ntype = mmap-stride\nstride = 4K\nstride = 8K\n",
-	  "bad.ini:5: 'stride' set twice in [workload w]" },
+	  "bad.ini:5: 'stride' given twice in [workload w] (first at line 4)" },
+	/* Every key once per section (#28): a second value silently won. */
+	{ "[campaign]\nrepetitions = 3\nname = x\nrepetitions = 5\n",
+	  "bad.ini:4: 'repetitions' given twice in [campaign] (first at line 2)" },
+	{ "[guest]\nmemory = 1G\n[campaign]\n[guest]\nmemory = 2G\n",
+	  "bad.ini:5: 'memory' given twice in [guest] (first at line 2)" },
+	{ "[variant a]\nlru = mglru\nlru = classic\n",
+	  "bad.ini:3: 'lru' given twice in [variant a] (first at line 2)" },
+	{ "[variant a]\nmemcg.m.memory.max = 1M\nmemcg.m.memory.max = 2M\n",
+	  "bad.ini:3: 'memcg.m.memory.max' given twice in [variant a] (first at line 2)" },
+	{ "[memcg m]\nmemory.max = 64M\nmemory.high = 32M\nmemory.max = 128M\n",
+	  "bad.ini:4: 'memory.max' given twice in [memcg m] (first at line 2)" },
+	{ "[variant a]\n[workload w]\ntype = anon-zipf\ntype = anon-zipf\n",
+	  "bad.ini:4: 'type' given twice in [workload w] (first at line 3)" },
 	{ "[variant a]\n[workload w]\ntype = anon-zipf\nafter = v\n[workload v]\n",
 	  "bad.ini:4: after 'v': not a workload declared above [workload w]" },
 	{ "[variant a]\n[workload w]\ntype = anon-zipf\nafter = w\n",
@@ -202,7 +216,190 @@ static const struct {
 	{ "[variant a]\n[memcg m]\n[workload w]\ntype = proactive\nmemcg = m\nsize = 1M\n",
 	  "bad.ini:0: [workload w] needs 'request' (bytes per memory.reclaim write and memory.high "
 	  "step)" },
+	/* Numbers are base 10 (#28): no octal, hex, '+', blanks or overflow. */
+	{ "[campaign]\nrepetitions = 010\n",
+	  "bad.ini:2: bad value '010' for 'repetitions': a number in base 10 without leading zeros "
+	  "(an integer from 1 to 1000)" },
+	{ "[campaign]\nrepetitions = 0x2\n",
+	  "bad.ini:2: bad value '0x2' for 'repetitions': numbers are base 10, no 0x (an integer "
+	  "from 1 to 1000)" },
+	{ "[campaign]\nretries = +1\n",
+	  "bad.ini:2: bad value '+1' for 'retries': a number without a '+' sign (an integer from 0 "
+	  "to 10)" },
+	{ "[guest]\ncpus = 1 6\n",
+	  "bad.ini:2: bad value '1 6' for 'cpus': a number without blanks (an integer from 1 to "
+	  "256)" },
+	{ "[campaign]\nseed = 99999999999999999999\n",
+	  "bad.ini:2: bad seed '99999999999999999999': too large" },
+	{ "[campaign]\nseed = 0x10\n", "bad.ini:2: bad seed '0x10': numbers are base 10, no 0x" },
+	{ "[guest]\nmemory = 0100M\n",
+	  "bad.ini:2: bad size '0100M' for 'memory': a number in base 10 without leading zeros (use "
+	  "e.g. 512M, 2G)" },
+	{ "[guest]\nmemory = 99999999999999999999G\n",
+	  "bad.ini:2: bad size '99999999999999999999G' for 'memory': too large (use e.g. 512M, 2G)" },
+	{ "[campaign]\ntimeout = 030s\n",
+	  "bad.ini:2: bad duration '030s' for 'timeout': a number in base 10 without leading zeros "
+	  "(use e.g. 500ms, 30s, 2m)" },
+	{ "[memcg m]\nmemory.max = 0x100000\n",
+	  "bad.ini:2: bad size '0x100000' for 'memory.max': numbers are base 10, no 0x (e.g. 256M, "
+	  "or max)" },
+	{ "[variant a]\n[workload w]\ntype = anon-zipf\naccesses = 0x10\n",
+	  "bad.ini:4: bad value '0x10' for 'accesses': numbers are base 10, no 0x (an unsigned "
+	  "integer)" },
+	{ "[variant a]\n[workload w]\ntype = anon-zipf\ntheta = 0x1p-1\n",
+	  "bad.ini:4: bad value '0x1p-1' for 'theta' (a number from 0 to 0.9999)" },
+	{ "[variant a]\n[workload w]\ntype = anon-zipf\nsize = 0x2x\n",
+	  "bad.ini:4: bad relative size '0x2x' for 'size'" },
+	/* Sizes against the guest (#28): a limit never reached, a set that cannot fit, zeros. */
+	{ "[guest]\nmemory = 1G\n[variant a]\n[memcg m]\nmemory.high = 512M\nmemory.max = 64G\n",
+	  "bad.ini:6: [memcg m] memory.max = 64G is more than the guest's memory (1G)" },
+	{ "[variant a]\n[memcg m]\nmemory.low = 1536M\n[guest]\nmemory = 1G\n",
+	  "bad.ini:3: [memcg m] memory.low = 1536M is more than the guest's memory (1G)" },
+	{ "[guest]\nswap_size = 256M\n[variant a]\n[memcg m]\nmemory.swap.max = 1G\n",
+	  "bad.ini:5: [memcg m] memory.swap.max = 1G is more than the guest's swap, swap_size "
+	  "(256M)" },
+	{ "[variant a]\nmemcg.m.memory.min = 2G\n[memcg m]\n",
+	  "bad.ini:2: [variant a] memcg.m.memory.min = 2G is more than the guest's memory (1G)" },
+	{ "[variant a]\n[memcg m]\n[workload w]\ntype = anon-zipf\nmemcg = m\nsize = 64G\n",
+	  "bad.ini:6: [workload w] size = 64G is more than the guest's memory (1G)" },
+	{ "[variant a]\n[memcg m]\n[workload w]\ntype = mmap-stride\nmemcg = m\nsize = 5G\n",
+	  "bad.ini:6: [workload w] size = 5G is more than the guest's memory (1G) and its scratch "
+	  "disk (4G)" },
+	{ "[guest]\nmemory = 0\n", "bad.ini:2: memory '0' is zero: the guest needs some" },
+	{ "[guest]\nswap_size = 0M\n",
+	  "bad.ini:2: swap_size '0M' is zero (swap = none for no swap)" },
+	{ "[campaign]\ntimeout = 0s\n",
+	  "bad.ini:2: timeout '0s' is zero: every run would time out at once" },
+	/* What an error echoes is escaped (#28): no raw bytes from a binary file on a terminal. */
+	{ "[campaign]\nname = a\x01\x1b[2Jb\n",
+	  "bad.ini:2: bad name 'a\\x01\\x1b[2Jb' (letters, digits, '.', '_', '-')" },
+	{ "[guest]\nmemory = 1\xff\xfeG\n",
+	  "bad.ini:2: bad size '1\\xff\\xfeG' for 'memory' (use e.g. 512M, 2G)" },
+	{ "[\xc3\xa9t\xc3\n", "bad.ini:1: bad section header '[\xc3\xa9t\\xc3'" },
+	{ "[campaign]\nna\tme\x7f = 1\n", "bad.ini:2: unknown key 'na\\tme\\x7f' in [campaign]" },
 };
+
+/* A plan is a regular text file (#28): a FIFO blocked open, a NUL cut the text short. */
+static void test_plan_files(void **state)
+{
+	char dir[] = "/tmp/test-plan.XXXXXX";
+	_cleanup_free_ char *fifo = NULL, *nul = NULL, *want = NULL;
+	static const char text[] = "[campaign]\nname = x\n\n[var\0iant a]\n";
+	struct plan *p = NULL;
+	char *err = NULL;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	fifo = xasprintf("%s/fifo.ini", dir);
+	nul = xasprintf("%s/nul.ini", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(plan__load(fifo, &p, &err), -EINVAL);
+	assert_null(p);
+	want = xasprintf("%s: a FIFO, not a regular file", fifo);
+	assert_string_equal(err, want);
+	free(err);
+	free(want);
+	assert_int_equal(plan__load(dir, &p, &err), -EINVAL);
+	want = xasprintf("%s: a directory, not a regular file", dir);
+	assert_string_equal(err, want);
+	free(err);
+	free(want);
+	f = fopen(nul, "we");
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, sizeof(text) - 1, f), sizeof(text) - 1);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(plan__load(nul, &p, &err), -EINVAL);
+	assert_null(p);
+	want = xasprintf("%s:4: a NUL byte: a plan is text", nul);
+	assert_string_equal(err, want);
+	free(err);
+	unlink(fifo);
+	unlink(nul);
+	rmdir(dir);
+}
+
+/* What fits the guest passes: max, a swap limit without zram, a file set on the scratch disk. */
+static void test_fits_guest(void **state)
+{
+	static const char text[] = "[guest]\nmemory = 1G\nswap = none\n"
+				   "[variant a]\nmemcg.m.memory.max = max\n"
+				   "[memcg m]\nmemory.max = 1G\nmemory.high = max\n"
+				   "memory.swap.max = 8G\n"
+				   "[workload w]\ntype = mmap-stride\nmemcg = m\nsize = 3G\n";
+	struct plan *p = NULL;
+	char *err = NULL;
+
+	(void)state;
+	if (plan__parse("ok.ini", text, &p, &err) < 0)
+		fail_msg("%s", err);
+	assert_string_equal(p->workloads[0].params[0].value, "3G");
+	plan__free(p);
+}
+
+/* The number parsers themselves (harness/common/util.c): base 10, and exact. */
+static void test_numbers_base10(void **state)
+{
+	static const struct {
+		const char *s;
+		int r;
+		int64_t v;
+	} i64[] = {
+		{ "0", 0, 0 },	  { "42", 0, 42 },	    { "-7", 0, -7 },
+		{ "9223372036854775807", 0, INT64_MAX },   { "-9223372036854775808", 0, INT64_MIN },
+		{ "9223372036854775808", -ERANGE, 0 },	    { "-9223372036854775809", -ERANGE, 0 },
+		{ "010", -EINVAL, 0 },	  { "0x2", -EINVAL, 0 },    { "+1", -EINVAL, 0 },
+		{ " 1", -EINVAL, 0 },	  { "1 ", -EINVAL, 0 },	    { "1 0", -EINVAL, 0 },
+		{ "", -EINVAL, 0 },	  { "-", -EINVAL, 0 },	    { "-0", -EINVAL, 0 },
+		{ "-01", -EINVAL, 0 },	  { "1e3", -EINVAL, 0 },
+	};
+	uint64_t u = 5;
+	double d = 0;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(i64); i++) {
+		int64_t v = 12345;
+
+		assert_int_equal(parse_i64(i64[i].s, &v), i64[i].r);
+		assert_true(v == (i64[i].r ? 12345 : i64[i].v));
+	}
+	assert_int_equal(parse_u64("18446744073709551615", &u), 0);
+	assert_true(u == UINT64_MAX);
+	assert_int_equal(parse_u64("18446744073709551616", &u), -ERANGE);
+	assert_int_equal(parse_u64("-1", &u), -EINVAL);
+	assert_int_equal(parse_u64("010", &u), -EINVAL);
+	assert_int_equal(parse_u64("0X1", &u), -EINVAL);
+	/* Kernel-printed masks keep their hex: lru_gen/enabled reads 0x0007. */
+	assert_int_equal(parse_u64_c("0x0007", &u), 0);
+	assert_int_equal(u, 7);
+	assert_int_equal(parse_u64_c("12", &u), 0);
+	assert_int_equal(u, 12);
+	assert_int_equal(parse_u64_c("010", &u), -EINVAL);
+	assert_int_equal(parse_u64_c("0x", &u), -EINVAL);
+	assert_int_equal(parse_u64_c("0x10000000000000000", &u), -ERANGE);
+	assert_int_equal(parse_size("0", &u), 0);
+	assert_int_equal(u, 0);
+	assert_int_equal(parse_size("10M", &u), 0);
+	assert_int_equal(u, 10ull << 20);
+	assert_int_equal(parse_size("010M", &u), -EINVAL);
+	assert_int_equal(parse_size("0x10M", &u), -EINVAL);
+	assert_int_equal(parse_size("+1M", &u), -EINVAL);
+	assert_int_equal(parse_size("16777216T", &u), -ERANGE);
+	assert_int_equal(parse_duration_ms("05s", &u), -EINVAL);
+	assert_int_equal(parse_duration_ms("5s", &u), 0);
+	assert_int_equal(u, 5000);
+	assert_int_equal(parse_double("0.25", &d), 0);
+	assert_true(d == 0.25);
+	assert_int_equal(parse_double("1e-3", &d), 0);
+	assert_int_equal(parse_double(".5", &d), 0);
+	assert_int_equal(parse_double("0x1p-1", &d), -EINVAL);
+	assert_int_equal(parse_double("inf", &d), -EINVAL);
+	assert_int_equal(parse_double("nan", &d), -EINVAL);
+	assert_int_equal(parse_double(" 1", &d), -EINVAL);
+	assert_int_equal(parse_double("+1", &d), -EINVAL);
+	assert_int_equal(parse_double("1.", &d), 0);
+	assert_int_equal(parse_double("1e999", &d), -ERANGE);
+}
 
 static void test_bad_plans(void **state)
 {
@@ -488,6 +685,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_valid_plan),
 		cmocka_unit_test(test_bad_plans),
+		cmocka_unit_test(test_numbers_base10),
+		cmocka_unit_test(test_plan_files),
+		cmocka_unit_test(test_fits_guest),
 		cmocka_unit_test(test_lru_modes),
 		cmocka_unit_test(test_sweeps),
 		cmocka_unit_test(test_disk_needs),

@@ -21,8 +21,6 @@ static bool choice_ok(const char *choices, const char *v)
 
 static int opt_set(const struct wl_opt *o, const char *v)
 {
-	char *end;
-
 	switch (o->type) {
 	case WL_OPT_SIZE:
 		return parse_size(v, o->dst);
@@ -31,9 +29,9 @@ static int opt_set(const struct wl_opt *o, const char *v)
 	case WL_OPT_DURATION:
 		return parse_duration_ms(v, o->dst);
 	case WL_OPT_DOUBLE: {
-		double d = strtod(v, &end);
+		double d;
 
-		if (end == v || *end || !(d >= o->min && d <= o->max))
+		if (parse_double(v, &d) < 0 || !(d >= o->min && d <= o->max))
 			return -EINVAL;
 		*(double *)o->dst = d;
 		return 0;

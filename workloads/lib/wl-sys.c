@@ -190,7 +190,7 @@ bool wl_mglru_on(void)
 
 	if (read_file("/sys/kernel/mm/lru_gen/enabled", 64, &text, NULL) < 0)
 		return false;
-	return parse_u64(strstrip(text), &v) == 0 && v != 0;
+	return parse_u64_c(strstrip(text), &v) == 0 && v != 0; /* "0x0007" */
 }
 
 /*
