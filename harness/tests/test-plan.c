@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <dirent.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -680,6 +681,37 @@ static void test_remap(void **state)
 	plan__free(p); /* no leak, no double free (ASan) */
 }
 
+/* Every plan the integration tests and the README run still parses (stricter parsing must
+ * not refuse a plan that ships). */
+static void test_every_plan_parses(void **state)
+{
+	static const char *const dirs[] = { "workloads/plans", "harness/tests/plans" };
+	size_t n = 0;
+
+	(void)state;
+	for (size_t d = 0; d < ARRAY_SIZE(dirs); d++) {
+		DIR *dir = opendir(dirs[d]);
+		struct dirent *e;
+
+		assert_non_null(dir);
+		while ((e = readdir(dir))) {
+			_cleanup_free_ char *path = NULL, *err = NULL;
+			struct plan *p = NULL;
+			size_t len = strlen(e->d_name);
+
+			if (len < 5 || strcmp(e->d_name + len - 4, ".ini"))
+				continue;
+			path = xasprintf("%s/%s", dirs[d], e->d_name);
+			if (plan__load(path, &p, &err) < 0)
+				fail_msg("%s", err);
+			plan__free(p);
+			n++;
+		}
+		closedir(dir);
+	}
+	assert_true(n >= 20);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -694,6 +726,7 @@ int main(void)
 		cmocka_unit_test(test_trace),
 		cmocka_unit_test(test_adaptive_and_keys),
 		cmocka_unit_test(test_shipped_plans_parse),
+		cmocka_unit_test(test_every_plan_parses),
 		cmocka_unit_test(test_remap),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
