@@ -257,6 +257,18 @@ static const char *straddle(const struct comparison *c, const char *pct, char *b
 	return buf;
 }
 
+/*
+ * Whether a key metric is undecided: its interval is open and it has no
+ * verdict. A verdict whose ratio interval is still unbounded (the paired test
+ * decided, the baseline's mean is not yet known to be nonzero) is counted
+ * with its verdict, once.
+ */
+static bool undecided(const struct comparison *c)
+{
+	return c->decision == DECISION_OPEN &&
+	       (c->verdict == VERDICT_NO_CHANGE || c->verdict == VERDICT_TOO_FEW);
+}
+
 /* A key metric's mark in the summary: its verdict, "same" when decided within, "open". */
 static const char *decision_mark(const struct comparison *c)
 {
@@ -430,7 +442,7 @@ void compare__summary(const struct analysis *an, FILE *out)
 			imp += c->verdict == VERDICT_IMPROVEMENT;
 			chg += c->verdict == VERDICT_CHANGED;
 			same += c->verdict == VERDICT_NO_CHANGE && c->decision == DECISION_WITHIN;
-			open += c->decision == DECISION_OPEN;
+			open += undecided(c);
 			for (size_t k = 0; k < nfam; k++)
 				seen |= !strcmp(fams[k], fam);
 			if (!seen)
@@ -482,7 +494,7 @@ void compare__summary(const struct analysis *an, FILE *out)
 			const struct comparison *c = &an->c[i];
 			char why_buf[128];
 
-			if (c->cand != cand || !c->key || c->decision != DECISION_OPEN)
+			if (c->cand != cand || !c->key || !undecided(c))
 				continue;
 			if (c->verdict == VERDICT_TOO_FEW)
 				fprintf(out, "  undecided: %s: %zu block%s with both sides\n",
