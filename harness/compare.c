@@ -249,7 +249,7 @@ void fmt_change(char *buf, size_t len, const struct comparison *c, const char *u
 /* "[-12.1%, +3.0%]", on the absolute scale "[-1942, -1868]", "unbounded", "-" */
 void fmt_change_ci(char *buf, size_t len, const struct comparison *c)
 {
-	char lo[24], hi[24];
+	char lo[32], hi[32];
 
 	if (c->scale == CHANGE_ABSOLUTE && !isnan(c->diff_lo)) {
 		fmt_signed(lo, sizeof(lo), c->diff_lo);
