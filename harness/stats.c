@@ -56,29 +56,27 @@ int stats__summary(const double *x, size_t n, struct stats_summary *ret)
 	return 0;
 }
 
+/* The resolution of a and b together. */
+static double resolution2(const double *a, size_t na, const double *b, size_t nb);
+
 int stats__welch(const double *a, size_t na, const double *b, size_t nb, struct stats_test *ret)
 {
-	double ma, mb, va, vb, se2, t, df, p;
+	double ma, mb, va, vb, se2, t, df, p, floor_var;
 
 	if (na < 2 || nb < 2)
 		return -EINVAL;
 	ma = mean_of(a, na);
 	mb = mean_of(b, nb);
-	va = var_of(a, na, ma) / (double)na;
-	vb = var_of(b, nb, mb) / (double)nb;
+	/* a value's rounding error is uniform over its resolution step: variance res^2 / 12 */
+	floor_var = STATS_RES_VAR(resolution2(a, na, b, nb)) / 2;
+	va = fmax(var_of(a, na, ma), floor_var) / (double)na;
+	vb = fmax(var_of(b, nb, mb), floor_var) / (double)nb;
 	se2 = va + vb;
-	if (se2 == 0) {
-		/* Two constant samples: equal, or certainly different. */
-		t = ma == mb ? 0 : copysign(INFINITY, mb - ma);
-		df = (double)(na + nb - 2);
-		p = ma == mb ? 1 : 0;
-	} else {
-		t = (mb - ma) / sqrt(se2);
-		df = se2 * se2 / (va * va / (double)(na - 1) + vb * vb / (double)(nb - 1));
-		p = 2 * gsl_cdf_tdist_Q(fabs(t), df);
-		if (p > 1)
-			p = 1;
-	}
+	t = (mb - ma) / sqrt(se2);
+	df = se2 * se2 / (va * va / (double)(na - 1) + vb * vb / (double)(nb - 1));
+	p = 2 * gsl_cdf_tdist_Q(fabs(t), df);
+	if (p > 1)
+		p = 1;
 	*ret = (struct stats_test){ .stat = t, .df = df, .p = p };
 	return 0;
 }
