@@ -491,6 +491,44 @@ int stats__paired_diff(const double *a, const double *b, size_t n, double level,
 	return 0;
 }
 
+int stats__paired_log(const double *a, const double *b, size_t n, double level, double res,
+		      struct stats_test *ret, double *ret_change, double *ret_lo, double *ret_hi)
+{
+	_cleanup_free_ double *l = NULL;
+	double ml, ss = 0, fl = 0, var, se, t, p, half;
+
+	if (n < 2)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++)
+		if (!(a[i] > 0 && b[i] > 0 && isfinite(a[i]) && isfinite(b[i])))
+			return -EDOM;
+	l = xcalloc(n, sizeof(*l));
+	for (size_t i = 0; i < n; i++) {
+		/* log(b / a) without the cancellation of log b - log a at tiny changes */
+		l[i] = log1p((b[i] - a[i]) / a[i]);
+		/* the rounding variance of log x is about (res / x)^2 / 12 */
+		fl += (1 / (a[i] * a[i]) + 1 / (b[i] * b[i])) * res * res / 12;
+	}
+	ml = mean_corrected(l, n);
+	for (size_t i = 0; i < n; i++)
+		ss += (l[i] - ml) * (l[i] - ml);
+	var = fmax(ss / (double)(n - 1), fl / (double)n);
+	se = sqrt(var / (double)n);
+	if (se == 0) {
+		t = ml == 0 ? 0 : copysign(INFINITY, ml);
+		p = ml == 0 ? 1 : 0;
+	} else {
+		t = ml / se;
+		p = fmin(1, 2 * gsl_cdf_tdist_Q(fabs(t), (double)(n - 1)));
+	}
+	half = stats__t_crit(level, (double)(n - 1)) * se;
+	*ret = (struct stats_test){ .stat = t, .df = (double)(n - 1), .p = p };
+	*ret_change = expm1(ml);
+	*ret_lo = expm1(ml - half);
+	*ret_hi = expm1(ml + half);
+	return 0;
+}
+
 int stats__sign_flip(const double *a, const double *b, size_t n, struct stats_test *ret)
 {
 	double d[STATS_SIGN_FLIP_MAX], obs = 0, tol = 0;

@@ -136,6 +136,18 @@ int stats__paired_diff(const double *a, const double *b, size_t n, double level,
 		       double *ret_md, double *ret_lo, double *ret_hi);
 
 /*
+ * The paired analysis on the log scale, for strictly positive
+ * multiplicative quantities (times, rates, counts): the t test of
+ * mean(log(b / a)) = 0, df n - 1, and the change as the ratio of the
+ * geometric means minus 1 with its t interval, expm1(mean +- t se). The
+ * variance of a log ratio is floored at the mean over the pairs of the
+ * rounding variance (res^2 / 12) (1 / a^2 + 1 / b^2). -EDOM if a value is
+ * not positive, -EINVAL if n < 2.
+ */
+int stats__paired_log(const double *a, const double *b, size_t n, double level, double res,
+		      struct stats_test *ret, double *ret_change, double *ret_lo, double *ret_hi);
+
+/*
  * The exact paired sign-flip (permutation) test of mean(b - a) = 0: the
  * share of the 2^n sign assignments of the differences whose sum is at
  * least as far from 0 as the observed one (two-sided; stat: the mean

@@ -693,6 +693,30 @@ static void test_fieller_tiny_cv(void **state)
 	}
 }
 
+/* The paired t on log ratios and the geometric change against SciPy (fx_log). */
+static void test_paired_log(void **state)
+{
+	static const double neg[] = { 1, -1, 2 }, pos[] = { 1, 2, 3 };
+	struct stats_test t;
+	double ch, lo, hi;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(fx_log); i++) {
+		const struct fx_log *f = &fx_log[i];
+
+		assert_int_equal(
+			stats__paired_log(f->a, f->b, f->n, 0.95, f->res, &t, &ch, &lo, &hi), 0);
+		near(t.stat, f->t, 1e-9 * fabs(f->t));
+		near(t.p, f->p, 1e-9 * f->p);
+		near(ch, f->change, 1e-9 * fabs(f->change));
+		/* relative to the interval's size: an edge near 0 is a difference */
+		near(lo, f->lo, 1e-9 * fmax(fabs(f->lo), fabs(f->hi)));
+		near(hi, f->hi, 1e-9 * fmax(fabs(f->lo), fabs(f->hi)));
+	}
+	assert_int_equal(stats__paired_log(neg, pos, 3, 0.95, 1, &t, &ch, &lo, &hi), -EDOM);
+	assert_int_equal(stats__paired_log(pos, pos, 1, 0.95, 1, &t, &ch, &lo, &hi), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -714,6 +738,7 @@ int main(void)
 		cmocka_unit_test(test_paired_floor),
 		cmocka_unit_test(test_sign_flip),
 		cmocka_unit_test(test_fieller_tiny_cv),
+		cmocka_unit_test(test_paired_log),
 		cmocka_unit_test(test_paired_rel_half),
 	};
 
