@@ -276,6 +276,25 @@ static bool any_absolute(const struct analysis *an, size_t cand, bool keys_only)
 	return false;
 }
 
+/* Whether any row is on the log-ratio scale. */
+static bool any_log(const struct analysis *an)
+{
+	for (size_t i = 0; i < an->nc; i++)
+		if (an->c[i].scale == CHANGE_LOG)
+			return true;
+	return false;
+}
+
+/* The footnote of the log-ratio scale (--log-ratio). */
+static void log_note(FILE *out)
+{
+	fprintf(out, "--log-ratio: rows in units of times, rates and counts (ns, ops/s, pages, "
+		     "events, ...) with\n"
+		     "every value positive compare geometric means: change is their ratio - 1, the "
+		     "test and the\n"
+		     "interval the paired t on log ratios (JSON \"scale\": \"log-ratio\").\n");
+}
+
 /* The footnote of the absolute scale, when a table has such a row. */
 static void absolute_note(FILE *out)
 {
@@ -424,6 +443,8 @@ void compare__verdicts(const struct analysis *an, const struct noise *nz, FILE *
 	}
 	if (any_absolute(an, SIZE_MAX, false))
 		absolute_note(out);
+	if (any_log(an))
+		log_note(out);
 	if (nz)
 		fprintf(out,
 			"MDE: the change an A/A campaign (%s) says the paired rule could detect "
@@ -584,6 +605,8 @@ void compare__summary(const struct analysis *an, FILE *out)
 	}
 	if (any_absolute(an, SIZE_MAX, true))
 		absolute_note(out);
+	if (any_log(an))
+		log_note(out);
 	if (an->x_worse || an->x_better)
 		fprintf(out,
 			"Exploratory rows (not in the verdict): %zu worse?, %zu better? beyond "

@@ -362,8 +362,7 @@ int report_json(const struct report *rp, FILE *f)
 		json_num(f, c->ci_lo);
 		fprintf(f, ", ");
 		json_num(f, c->ci_hi);
-		fprintf(f, "], \"scale\": \"%s\", \"diff\": ",
-			c->scale == CHANGE_ABSOLUTE ? "absolute" : "relative");
+		fprintf(f, "], \"scale\": \"%s\", \"diff\": ", change_scale_name(c->scale));
 		json_num(f, c->diff);
 		fprintf(f, ", \"diff_ci\": [");
 		json_num(f, c->diff_lo);

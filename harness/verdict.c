@@ -64,6 +64,25 @@ static bool comparable(const struct dataset *ds, const struct ds_row *r, size_t 
 	return !strcmp(rb, rc) || metric__comparable(r->metric, *rc ? rc : ds->release, reason);
 }
 
+/* Units of strictly positive multiplicative quantities: times, rates, counts. */
+static const char *const log_units[] = {
+	"ns",	 "us",	   "ms",   "s",	      "ops/s",	 "ops",	 "bytes", "bytes/s", "MiB/s",
+	"pages", "events", "faults", "switches", "samples", "rows", "requests", "kills", "count",
+};
+
+enum change_scale verdict__declared_scale(const char *unit)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(log_units); i++)
+		if (unit && !strcmp(unit, log_units[i]))
+			return CHANGE_LOG;
+	return CHANGE_RELATIVE;
+}
+
+const char *change_scale_name(enum change_scale s)
+{
+	return s == CHANGE_ABSOLUTE ? "absolute" : s == CHANGE_LOG ? "log-ratio" : "relative";
+}
+
 bool comparison__effect(const struct comparison *c, double *ret_change, double *ret_lo,
 			double *ret_hi)
 {
@@ -84,10 +103,11 @@ bool comparison__effect(const struct comparison *c, double *ret_change, double *
  * interval of the ratio, turned into a relative change of the mean, and the
  * difference's t interval; the scale (verdict.h) from the means.
  */
-static void paired_change(struct comparison *c, const double *a, const double *b, size_t n)
+static void paired_change(struct comparison *c, const double *a, const double *b, size_t n,
+			  enum change_scale declared)
 {
 	double ma = 0, mb = 0, lo, hi, near = VERDICT_NEAR_ZERO * c->res;
-	bool zero_a = true, zero_b = true, same = true;
+	bool zero_a = true, zero_b = true, same = true, signed_ = false, positive = true;
 
 	for (size_t i = 0; i < n; i++) {
 		ma += a[i];
@@ -95,6 +115,8 @@ static void paired_change(struct comparison *c, const double *a, const double *b
 		zero_a &= a[i] == 0;
 		zero_b &= b[i] == 0;
 		same &= a[i] == b[i];
+		signed_ |= a[i] < 0 || b[i] < 0;
+		positive &= a[i] > 0 && b[i] > 0;
 	}
 	ma /= (double)n;
 	mb /= (double)n;
@@ -104,6 +126,9 @@ static void paired_change(struct comparison *c, const double *a, const double *b
 		c->change = mb == 0 ? 0 : copysign(INFINITY, mb);
 	c->scale = zero_a || zero_b || fabs(ma) < near || fabs(mb) < near ? CHANGE_ABSOLUTE :
 									    CHANGE_RELATIVE;
+	/* declared scales (opts.log_ratio): signed rows by difference, positive ones by log */
+	if (declared != CHANGE_RELATIVE && c->scale == CHANGE_RELATIVE)
+		c->scale = signed_ ? CHANGE_ABSOLUTE : positive ? declared : CHANGE_RELATIVE;
 	c->ref = fmax(fmax(fabs(ma), fabs(mb)), c->res);
 	stats__paired_t_res(a, b, n, c->res, &c->paired);
 	stats__paired_diff(a, b, n, c->level, c->res, &c->diff, &c->diff_lo, &c->diff_hi);
@@ -112,12 +137,22 @@ static void paired_change(struct comparison *c, const double *a, const double *b
 	if (same) {
 		/* equal in every block (no OOM kill on either side): no change, exactly */
 		c->diff_lo = c->diff_hi = 0;
-		if (c->scale == CHANGE_RELATIVE)
+		if (c->scale != CHANGE_ABSOLUTE)
 			c->ci_lo = c->ci_hi = 0;
 		return;
 	}
 	if (c->scale == CHANGE_ABSOLUTE)
 		return;
+	if (c->scale == CHANGE_LOG) {
+		double ch;
+
+		if (stats__paired_log(a, b, n, c->level, c->res, &c->paired, &ch, &lo, &hi) < 0)
+			return;
+		c->change = ch;
+		c->ci_lo = lo;
+		c->ci_hi = hi;
+		return;
+	}
 	if (stats__fieller_paired_change(a, b, n, c->level, c->res, &lo, &hi) < 0)
 		return;
 	/* change = R - 1 for ma > 0, 1 - R for ma < 0 */
@@ -175,6 +210,14 @@ static void compare_one(const struct analysis *an, struct comparison *c, double 
 	stats__cliffs_delta(a, na, b, nb, &c->cliff);
 	stats__hedges_g(a, na, b, nb, &c->hedges);
 	c->verdict = r->better == BETTER_NONE && !c->key ? VERDICT_NO_DIRECTION : VERDICT_NO_CHANGE;
+}
+
+/* The scale the row's kind declares, when the options ask for declared scales. */
+static enum change_scale declared_scale(const struct analysis *an, const struct comparison *c)
+{
+	if (!an->o.log_ratio)
+		return CHANGE_RELATIVE;
+	return verdict__declared_scale(an->ds->rows[c->row].unit);
 }
 
 /* The verdict a tested row gets from its p-value and change (on its scale). */
@@ -272,7 +315,7 @@ static void decide_keys(struct analysis *an, double *pa, double *pb)
 		c->family_size = m;
 		c->level = 1 - an->o.alpha * look_share(an, c->pairs) / (double)m;
 		ds_pairs(ds, &ds->rows[c->row], ds->base, c->cand, pa, pb);
-		paired_change(c, pa, pb, c->pairs);
+		paired_change(c, pa, pb, c->pairs, declared_scale(an, c));
 		c->q = fmin(1, c->paired.p * (double)m / look_share(an, c->pairs));
 		an->key_tests++;
 	}
@@ -307,7 +350,7 @@ static void decide_exploratory(struct analysis *an, double *pa, double *pb)
 		if (c->key || (c->verdict != VERDICT_NO_CHANGE && c->verdict != VERDICT_NO_DIRECTION))
 			continue;
 		ds_pairs(ds, &ds->rows[c->row], ds->base, c->cand, pa, pb);
-		paired_change(c, pa, pb, c->pairs);
+		paired_change(c, pa, pb, c->pairs, declared_scale(an, c));
 		if (c->verdict == VERDICT_NO_CHANGE)
 			p[i] = c->paired.p;
 	}

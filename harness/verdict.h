@@ -27,6 +27,18 @@
  * and the minimum effect relative to the larger of the two means
  * (comparison__effect).
  *
+ * Declared scale (--log-ratio, opts.log_ratio). Each metric kind declares
+ * its natural scale by its unit (verdict__declared_scale): strictly
+ * positive multiplicative quantities (times, rates, counts: ns, ops/s,
+ * pages, events, bytes, ...) the log ratio, where the paired t test on
+ * log(candidate / baseline) is the natural test and the change is the
+ * ratio of the geometric means minus 1 (CHANGE_LOG, stats__paired_log);
+ * others (pct, ratio, x) the relative change above. With the option, rows
+ * of a log-ratio kind whose values are all positive use it, rows with a
+ * negative value (signed) and rows near zero the absolute difference. The
+ * default stays the relative change of the arithmetic means, the rule the
+ * simulations (test-verdict-sim) and the README's power table describe.
+ *
  * Small n. At n <= VERDICT_FLIP_MAX blocks the exact paired sign-flip test
  * (stats__sign_flip) is computed and reported beside the t test; it does
  * not replace it. It is valid without normality, but its smallest p is
@@ -96,6 +108,7 @@ struct verdict_opts {
 	double min_effect; /* relative, 0.05 */
 	double alpha;	   /* per family, 0.05 */
 	double level;	   /* exploratory intervals, 0.95 */
+	bool log_ratio;	   /* each row on its kind's declared scale (CHANGE_LOG where declared) */
 };
 #define VERDICT_OPTS_DEFAULT ((struct verdict_opts){ .min_effect = 0.05, .alpha = 0.05, .level = 0.95 })
 
@@ -106,7 +119,8 @@ struct verdict_opts {
 
 enum change_scale {
 	CHANGE_RELATIVE, /* change and Fieller's interval of the ratio */
-	CHANGE_ABSOLUTE, /* near zero: diff and its t interval, in the row's unit */
+	CHANGE_ABSOLUTE, /* near zero (or signed, with log_ratio): diff and its t interval */
+	CHANGE_LOG,	 /* log_ratio: geometric change, paired t on log ratios */
 };
 
 struct comparison {
@@ -171,6 +185,11 @@ size_t analysis__blocks(const struct analysis *an, size_t cand);
 const char *analysis__incomplete(const struct analysis *an, char **buf);
 /* EXIT_INCOMPLETE, EXIT_REGRESSION or EXIT_NO_REGRESSION. */
 int analysis__exit_status(const struct analysis *an);
+
+/* The scale a metric kind declares by its unit: CHANGE_LOG or CHANGE_RELATIVE. */
+enum change_scale verdict__declared_scale(const char *unit);
+/* "relative", "absolute", "log-ratio" */
+const char *change_scale_name(enum change_scale s);
 
 /*
  * The change and its interval in the units the minimum effect is in: the

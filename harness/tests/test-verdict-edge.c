@@ -10,7 +10,8 @@
  *     resolution floor), identical ones p = 1;
  *   - an all-zero or near-zero side is compared on the absolute scale;
  *   - at CV 1e-12 the interval and the test still agree;
- *   - the sign-flip test is reported at small n, not beyond.
+ *   - the sign-flip test is reported at small n, not beyond;
+ *   - with --log-ratio, each row on its kind's declared scale.
  * Expected values: fixtures/stats/make-fixtures.py (SciPy), named below.
  */
 #include <stdarg.h>
@@ -231,6 +232,55 @@ static void test_tiny_cv(void **state)
 	}
 }
 
+/*
+ * --log-ratio: throughput (ops/s) by the paired t on log ratios, the
+ * geometric change and its interval (fx_log[1] of make-fixtures.py); a pct
+ * row stays relative, a signed row is compared by difference; without the
+ * option the arithmetic relative change as before.
+ */
+static void test_log_ratio(void **state)
+{
+	static const double a[] = { 6050, 5400, 7100, 6600 }, b[] = { 9652, 8800, 10400, 9100 };
+	static const double sa[] = { -20.5, 30.5, 10.5, 40.5 }, sb[] = { 10.5, 60.5, 50.5, 70.5 };
+	struct verdict_opts o = VERDICT_OPTS_DEFAULT;
+	struct analysis *an = NULL;
+	const struct comparison *c;
+	_cleanup_free_ char *text = NULL;
+
+	(void)state;
+	assert_int_equal(verdict__declared_scale("ops/s"), CHANGE_LOG);
+	assert_int_equal(verdict__declared_scale("pages"), CHANGE_LOG);
+	assert_int_equal(verdict__declared_scale("pct"), CHANGE_RELATIVE);
+	o.log_ratio = true;
+	assert_int_equal(analysis__from(one_row(a, b, 4, "ops/s", BETTER_HIGHER, true), &o, &an),
+			 0);
+	c = &an->c[0];
+	assert_int_equal(c->scale, CHANGE_LOG);
+	assert_string_equal(change_scale_name(c->scale), "log-ratio");
+	assert_true(fabs(c->change - 0.51375581534056691) < 1e-9 * 0.514);
+	assert_true(fabs(c->ci_lo - 0.33821349493496194) < 1e-9 * 0.712);
+	assert_true(fabs(c->ci_hi - 0.71232518364997566) < 1e-9 * 0.712);
+	assert_true(fabs(c->paired.p - 0.0017429671347150082) < 1e-9 * 0.0017);
+	assert_int_equal(c->verdict, VERDICT_IMPROVEMENT);
+	text = summary_text(an);
+	assert_non_null(strstr(text, "+51.4%  [+33.8%, +71.2%]"));
+	assert_non_null(strstr(text, "--log-ratio: rows in units of times, rates and counts"));
+	analysis__free(an);
+
+	assert_int_equal(analysis__from(one_row(a, b, 4, "pct", BETTER_HIGHER, true), &o, &an), 0);
+	assert_int_equal(an->c[0].scale, CHANGE_RELATIVE);
+	analysis__free(an);
+	assert_int_equal(analysis__from(one_row(sa, sb, 4, "ns", BETTER_LOWER, true), &o, &an), 0);
+	assert_int_equal(an->c[0].scale, CHANGE_ABSOLUTE);
+	analysis__free(an);
+
+	an = analyse(a, b, 4, "ops/s", BETTER_HIGHER);
+	c = &an->c[0];
+	assert_int_equal(c->scale, CHANGE_RELATIVE);
+	assert_true(fabs(c->change - (37952.0 / 25150 - 1)) < 1e-12);
+	analysis__free(an);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -238,6 +288,7 @@ int main(void)
 		cmocka_unit_test(test_constant_counts),
 		cmocka_unit_test(test_zero_side),
 		cmocka_unit_test(test_tiny_cv),
+		cmocka_unit_test(test_log_ratio),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
