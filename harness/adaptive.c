@@ -32,7 +32,8 @@ static void open_list(const struct analysis *an, FILE *f)
 			fmt_num(num, sizeof(num), c->diff_lo);
 			fprintf(f, " [%s%s, ", c->diff_lo >= 0 ? "+" : "", num);
 			fmt_num(num, sizeof(num), c->diff_hi);
-			fprintf(f, "%s%s] %s", c->diff_hi >= 0 ? "+" : "", num, ds->rows[c->row].unit);
+			fprintf(f, "%s%s] %s", c->diff_hi >= 0 ? "+" : "", num,
+				ds->rows[c->row].unit);
 			if (c->more_blocks)
 				fprintf(f, " (~%zu more)", c->more_blocks);
 			continue;

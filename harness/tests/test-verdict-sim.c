@@ -279,8 +279,8 @@ static void design_aa(const double *aa_cvs, size_t ncv, size_t trials)
 		}
 		print_message("A/A%s cv %.0f%%: a false verdict in %.4f of campaigns (alpha 0.05), "
 			      "%.2f blocks on average\n",
-			      sim_opts.log_ratio ? " (log ratio)" : "", 100 * aa_cvs[k], (double)false_verdicts / trials,
-			      (double)nblocks / trials);
+			      sim_opts.log_ratio ? " (log ratio)" : "", 100 * aa_cvs[k],
+			      (double)false_verdicts / trials, (double)nblocks / trials);
 		/* at most alpha, give or take the Monte Carlo error */
 		if ((double)false_verdicts / trials > 0.05 + tol(0.05, trials))
 			fail_msg("A/A cv %g: false verdicts in %zu of %zu campaigns", aa_cvs[k],
