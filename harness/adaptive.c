@@ -26,6 +26,18 @@ static void open_list(const struct analysis *an, FILE *f)
 		fprintf(f, "%s%s", n > 1 ? ", " : "", ds->rows[c->row].label);
 		if (ds->nv > 2)
 			fprintf(f, " (%s)", ds->v[c->cand].name);
+		if (c->scale == CHANGE_ABSOLUTE && !isnan(c->diff_lo)) {
+			char num[24];
+
+			fmt_num(num, sizeof(num), c->diff_lo);
+			fprintf(f, " [%s%s, ", c->diff_lo >= 0 ? "+" : "", num);
+			fmt_num(num, sizeof(num), c->diff_hi);
+			fprintf(f, "%s%s] %s", c->diff_hi >= 0 ? "+" : "", num,
+				ds->rows[c->row].unit);
+			if (c->more_blocks)
+				fprintf(f, " (~%zu more)", c->more_blocks);
+			continue;
+		}
 		if (isnan(c->ci_lo)) {
 			fprintf(f, " %s", c->verdict == VERDICT_TOO_FEW ? "n<2" : "unbounded");
 			continue;

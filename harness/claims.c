@@ -94,6 +94,7 @@ static void set(struct claim_result *r, enum claim_state s, const struct dataset
 		const struct comparison *cmp, int o, const char *label)
 {
 	const char *mg = NULL, *cl = NULL;
+	double ch, lo, hi;
 
 	r->state = s;
 	r->has_cmp = cmp != NULL;
@@ -108,8 +109,10 @@ static void set(struct claim_result *r, enum claim_state s, const struct dataset
 	cl = ds->v[o > 0 ? ds->base : cmp->cand].name;
 	/* report the change as MGLRU against classic */
 	r->change = o * cmp->change;
-	r->ci_lo = o > 0 ? cmp->ci_lo : -cmp->ci_hi;
-	r->ci_hi = o > 0 ? cmp->ci_hi : -cmp->ci_lo;
+	/* the interval in the minimum effect's units: near zero, the difference's (verdict.h) */
+	comparison__effect(cmp, &ch, &lo, &hi);
+	r->ci_lo = o > 0 ? lo : -hi;
+	r->ci_hi = o > 0 ? hi : -lo;
 	if (isnan(r->ci_lo) || isnan(r->ci_hi))
 		snprintf(r->why, sizeof(r->why),
 			 "%s: %s vs %s %+.1f%%, interval unbounded, %zu blocks", label, mg, cl,
@@ -157,6 +160,7 @@ static void decide_direction(const struct claim *c, const struct analysis *an,
 		const struct comparison *cmp = &an->c[i];
 		const struct ds_row *row = &ds->rows[cmp->row];
 		int o = claims__orientation(ds, cmp->cand);
+		double ch, elo, ehi;
 
 		if (!o || !claims__is_signal(c, row) || cmp->pairs < VERDICT_MIN_BLOCKS ||
 		    isnan(cmp->change))
@@ -167,12 +171,12 @@ static void decide_direction(const struct claim *c, const struct analysis *an,
 		if (cmp->base.max == 0 && cmp->cur.max == 0 && cmp->base.min == 0 && cmp->cur.min == 0)
 			continue;
 		/* measured, but the baseline's mean not yet known to be nonzero: open */
-		if (isnan(cmp->ci_lo) || isnan(cmp->ci_hi)) {
+		if (!comparison__effect(cmp, &ch, &elo, &ehi)) {
 			if (!open)
 				open = cmp, open_o = o;
 			continue;
 		}
-		double lo = o > 0 ? cmp->ci_lo : -cmp->ci_hi, hi = o > 0 ? cmp->ci_hi : -cmp->ci_lo;
+		double lo = o > 0 ? elo : -ehi, hi = o > 0 ? ehi : -elo;
 		if ((c->direction < 0 && hi < -m) || (c->direction > 0 && lo > m)) {
 			set(r, CLAIM_SUPPORTED, ds, cmp, o, row->label);
 			return;

@@ -59,6 +59,9 @@ static int verdict_opt(int c, const char *arg, struct verdict_opts *vo, const ch
 			return 2;
 		}
 		return 0;
+	case 'L':
+		vo->log_ratio = true;
+		return 0;
 	case 'a':
 		vo->alpha = strtod(arg, &end);
 		if (end == arg || *end || !(vo->alpha > 0 && vo->alpha < 1)) {
@@ -82,8 +85,10 @@ static void load_error(const char *db, const char *baseline, int r)
 
 static const char compare_usage[] =
 	"usage: lrubench compare DB [--all] [--baseline VARIANT] [--min-effect PCT] [--alpha A]\n"
+	"                           [--log-ratio]\n"
 	"  the summary: each workload's key metrics, change, interval, verdict\n"
 	"  --all  then every row: key and exploratory metrics, and the table of means\n"
+	"  --log-ratio  times, rates and counts by the paired t on log ratios (geometric means)\n"
 	"  exit 0: no key metric regressed, 1: one did, 2: error,\n"
 	"       3: incomplete (failed runs, a variant short of blocks, nothing measured)\n";
 
@@ -93,6 +98,7 @@ int cmd_compare(int argc, char **argv)
 		{ "baseline", required_argument, NULL, 'b' },
 		{ "min-effect", required_argument, NULL, 'm' },
 		{ "alpha", required_argument, NULL, 'a' },
+		{ "log-ratio", no_argument, NULL, 'L' },
 		{ "all", no_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
@@ -153,6 +159,7 @@ int cmd_compare(int argc, char **argv)
 static const char report_usage[] =
 	"usage: lrubench report DB [--junit FILE] [--json FILE] [--min-effect PCT] [--alpha A]\n"
 	"                          [--baseline VARIANT] [--noise AA.db] [--wss WSS.db] [--no-plots]\n"
+	"                          [--log-ratio]\n"
 	"  writes reports/<campaign>/ (report.md, index.html, plots/)\n"
 	"  --noise AA.db  copy the noise figures of an A/A campaign ('lrubench noise') in first\n"
 	"  --wss WSS.db   copy the working sets of a measuring pass ('lrubench wss') in first:\n"
@@ -168,6 +175,7 @@ int cmd_report(int argc, char **argv)
 		{ "baseline", required_argument, NULL, 'b' },
 		{ "min-effect", required_argument, NULL, 'm' },
 		{ "alpha", required_argument, NULL, 'a' },
+		{ "log-ratio", no_argument, NULL, 'L' },
 		{ "noise", required_argument, NULL, 'n' },
 		{ "wss", required_argument, NULL, 'W' },
 		{ "no-plots", no_argument, NULL, 'P' },

@@ -224,11 +224,39 @@ static void runs_line(const struct analysis *an, size_t cand, FILE *out)
 		fprintf(out, "  stopped: %.*s\n", (int)strcspn(ds->stop, ":"), ds->stop);
 }
 
-/* "[-12.1%, +3.0%]", "unbounded", "-" */
-static void fmt_ci(char *buf, size_t len, const struct comparison *c)
+/* A signed number of the row's unit: "+1905", "-0.012", "+12.3M". */
+static void fmt_signed(char *buf, size_t len, double x)
 {
-	char lo[16], hi[16];
+	char num[24];
 
+	fmt_num(num, sizeof(num), x);
+	snprintf(buf, len, "%s%s", x >= 0 && !isnan(x) ? "+" : "", num);
+}
+
+/* The change cell: "+12.3%", or on the absolute scale "-1905 pages". */
+void fmt_change(char *buf, size_t len, const struct comparison *c, const char *unit)
+{
+	char num[32];
+
+	if (c->scale != CHANGE_ABSOLUTE || isnan(c->diff)) {
+		fmt_pct(buf, len, c->change);
+		return;
+	}
+	fmt_signed(num, sizeof(num), c->diff);
+	snprintf(buf, len, "%s %s", num, unit);
+}
+
+/* "[-12.1%, +3.0%]", on the absolute scale "[-1942, -1868]", "unbounded", "-" */
+void fmt_change_ci(char *buf, size_t len, const struct comparison *c)
+{
+	char lo[32], hi[32];
+
+	if (c->scale == CHANGE_ABSOLUTE && !isnan(c->diff_lo)) {
+		fmt_signed(lo, sizeof(lo), c->diff_lo);
+		fmt_signed(hi, sizeof(hi), c->diff_hi);
+		snprintf(buf, len, "[%s, %s]", lo, hi);
+		return;
+	}
 	if (isnan(c->ci_lo)) {
 		snprintf(buf, len, "%s", isnan(c->paired.p) ? "-" : "unbounded");
 		return;
@@ -236,6 +264,47 @@ static void fmt_ci(char *buf, size_t len, const struct comparison *c)
 	fmt_pct(lo, sizeof(lo), c->ci_lo);
 	fmt_pct(hi, sizeof(hi), c->ci_hi);
 	snprintf(buf, len, "[%s, %s]", lo, hi);
+}
+
+/* Whether any row of cand (every candidate: SIZE_MAX) is on the absolute scale. */
+static bool any_absolute(const struct analysis *an, size_t cand, bool keys_only)
+{
+	for (size_t i = 0; i < an->nc; i++)
+		if ((cand == SIZE_MAX || an->c[i].cand == cand) && (an->c[i].key || !keys_only) &&
+		    an->c[i].scale == CHANGE_ABSOLUTE && !isnan(an->c[i].diff))
+			return true;
+	return false;
+}
+
+/* Whether any row is on the log-ratio scale. */
+static bool any_log(const struct analysis *an)
+{
+	for (size_t i = 0; i < an->nc; i++)
+		if (an->c[i].scale == CHANGE_LOG)
+			return true;
+	return false;
+}
+
+/* The footnote of the log-ratio scale (--log-ratio). */
+static void log_note(FILE *out)
+{
+	fprintf(out, "--log-ratio: rows in units of times, rates and counts (ns, ops/s, pages, "
+		     "events, ...) with\n"
+		     "every value positive compare geometric means: change is their ratio - 1, the "
+		     "test and the\n"
+		     "interval the paired t on log ratios (JSON \"scale\": \"log-ratio\").\n");
+}
+
+/* The footnote of the absolute scale, when a table has such a row. */
+static void absolute_note(FILE *out)
+{
+	fprintf(out,
+		"Near zero (a paired mean within %d resolution steps of 0, or a side all zero) the "
+		"change is\n"
+		"the difference of the paired means in the row's unit, with its t interval; the "
+		"minimum\n"
+		"effect is then relative to the larger mean.\n",
+		VERDICT_NEAR_ZERO);
 }
 
 /* A confidence level as "95%", "99.2%", "99.97%". */
@@ -249,12 +318,26 @@ static void fmt_level(char *buf, size_t len, double level)
 /* Why an open key metric is open: "straddles ±5%", "is still unbounded". */
 static const char *straddle(const struct comparison *c, const char *pct, char *buf, size_t len)
 {
-	if (isnan(c->ci_lo))
+	if (c->scale == CHANGE_ABSOLUTE)
+		snprintf(buf, len, "straddles ±%s of the larger mean", pct);
+	else if (isnan(c->ci_lo))
 		snprintf(buf, len, "is still unbounded (the baseline's mean is not yet known "
 				   "to be nonzero)");
 	else
 		snprintf(buf, len, "straddles ±%s", pct);
 	return buf;
+}
+
+/*
+ * Whether a key metric is undecided: its interval is open and it has no
+ * verdict. A verdict whose ratio interval is still unbounded (the paired test
+ * decided, the baseline's mean is not yet known to be nonzero) is counted
+ * with its verdict, once.
+ */
+static bool undecided(const struct comparison *c)
+{
+	return c->decision == DECISION_OPEN &&
+	       (c->verdict == VERDICT_NO_CHANGE || c->verdict == VERDICT_TOO_FEW);
 }
 
 /* A key metric's mark in the summary: its verdict, "same" when decided within, "open". */
@@ -320,15 +403,15 @@ void compare__verdicts(const struct analysis *an, const struct noise *nz, FILE *
 			const struct comparison *c = &an->c[i];
 			const struct ds_row *r = &ds->rows[c->row];
 			const struct noise_row *nr = noise__find(nz, r->label);
-			char n[32], mb[40], mc[40], ch[16], ci[48], q[16], mde[16];
+			char n[32], mb[40], mc[40], ch[64], ci[64], q[16], mde[16];
 
 			if (c->cand != cand || (r->better == BETTER_NONE && !c->key))
 				continue;
 			snprintf(n, sizeof(n), "%zu", c->pairs);
 			fmt_mean(mb, sizeof(mb), &c->base);
 			fmt_mean(mc, sizeof(mc), &c->cur);
-			fmt_pct(ch, sizeof(ch), c->change);
-			fmt_ci(ci, sizeof(ci), c);
+			fmt_change(ch, sizeof(ch), c, r->unit);
+			fmt_change_ci(ci, sizeof(ci), c);
 			fmt_p(q, sizeof(q), c->q);
 			fmt_pct(mde, sizeof(mde),
 				nr ? noise__mde_paired_at(nr, c->pairs, c->level) : NAN);
@@ -358,6 +441,10 @@ void compare__verdicts(const struct analysis *an, const struct noise *nz, FILE *
 			"exploratory tests, marked worse?/better?, not in the verdict.\n",
 			lv, an->o.alpha, pct, an->tests);
 	}
+	if (any_absolute(an, SIZE_MAX, false))
+		absolute_note(out);
+	if (any_log(an))
+		log_note(out);
 	if (nz)
 		fprintf(out,
 			"MDE: the change an A/A campaign (%s) says the paired rule could detect "
@@ -430,7 +517,7 @@ void compare__summary(const struct analysis *an, FILE *out)
 			imp += c->verdict == VERDICT_IMPROVEMENT;
 			chg += c->verdict == VERDICT_CHANGED;
 			same += c->verdict == VERDICT_NO_CHANGE && c->decision == DECISION_WITHIN;
-			open += c->decision == DECISION_OPEN;
+			open += undecided(c);
 			for (size_t k = 0; k < nfam; k++)
 				seen |= !strcmp(fams[k], fam);
 			if (!seen)
@@ -460,7 +547,7 @@ void compare__summary(const struct analysis *an, FILE *out)
 			for (size_t i = 0; i < an->nc; i++) {
 				const struct comparison *c = &an->c[i];
 				const struct ds_row *r = &ds->rows[c->row];
-				char n[16], mb[40], mc[40], ch[16], ci[48], lvl[16];
+				char n[16], mb[40], mc[40], ch[64], ci[64], lvl[16];
 				const char *metric = r->label;
 
 				if (c->cand != cand || !c->key || c->decision == DECISION_NONE ||
@@ -471,8 +558,8 @@ void compare__summary(const struct analysis *an, FILE *out)
 				snprintf(n, sizeof(n), "%zu", c->pairs);
 				fmt_mean(mb, sizeof(mb), &c->base);
 				fmt_mean(mc, sizeof(mc), &c->cur);
-				fmt_pct(ch, sizeof(ch), c->change);
-				fmt_ci(ci, sizeof(ci), c);
+				fmt_change(ch, sizeof(ch), c, r->unit);
+				fmt_change_ci(ci, sizeof(ci), c);
 				fmt_level(lvl, sizeof(lvl), c->level);
 				tbl_row(&t, fams[k], metric, n, mb, mc, ch, ci,
 					c->family_size ? lvl : "", decision_mark(c));
@@ -482,7 +569,7 @@ void compare__summary(const struct analysis *an, FILE *out)
 			const struct comparison *c = &an->c[i];
 			char why_buf[128];
 
-			if (c->cand != cand || !c->key || c->decision != DECISION_OPEN)
+			if (c->cand != cand || !c->key || !undecided(c))
 				continue;
 			if (c->verdict == VERDICT_TOO_FEW)
 				fprintf(out, "  undecided: %s: %zu block%s with both sides\n",
@@ -516,6 +603,10 @@ void compare__summary(const struct analysis *an, FILE *out)
 			"within ±%s.\n",
 			lv, an->o.alpha, pct, pct);
 	}
+	if (any_absolute(an, SIZE_MAX, true))
+		absolute_note(out);
+	if (any_log(an))
+		log_note(out);
 	if (an->x_worse || an->x_better)
 		fprintf(out,
 			"Exploratory rows (not in the verdict): %zu worse?, %zu better? beyond "
@@ -559,11 +650,11 @@ void compare__table(const struct analysis *an, FILE *out)
 		fprintf(out, " ");
 		for (size_t i = 0; i < an->nc; i++) {
 			const struct comparison *c = &an->c[i];
-			char ch[16];
+			char ch[64];
 
 			if (c->row != ri)
 				continue;
-			fmt_pct(ch, sizeof(ch), c->change);
+			fmt_change(ch, sizeof(ch), c, row->unit);
 			if (c->verdict == VERDICT_NOT_COMPARABLE)
 				fprintf(out, " (not comparable)");
 			else if (c->verdict == VERDICT_TOO_FEW || c->verdict == VERDICT_NO_DATA)

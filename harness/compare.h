@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 struct analysis;
+struct comparison;
 struct noise;
 struct store;
 struct verdict_opts;
@@ -62,5 +63,9 @@ void fmt_num(char *buf, size_t len, double x);
 void fmt_pct(char *buf, size_t len, double x);
 /* An adjusted p-value: "0.031", "<0.001", "-". */
 void fmt_p(char *buf, size_t len, double p);
+/* A comparison's change: "+12.3%", on the absolute scale (verdict.h) "-1905 pages". */
+void fmt_change(char *buf, size_t len, const struct comparison *c, const char *unit);
+/* Its interval: "[-12.1%, +3.0%]", on the absolute scale "[-1942, -1868]", "unbounded", "-". */
+void fmt_change_ci(char *buf, size_t len, const struct comparison *c);
 
 #endif

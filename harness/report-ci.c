@@ -29,17 +29,16 @@ static void xml_attr(FILE *f, const char *name, const char *value)
 /* "regression: change -12.3% [-20.1%, -4.0%] at 98.3%, q 0.004; classic 57396 n=3, ..." */
 static char *cmp_text(const struct dataset *ds, const struct comparison *c)
 {
-	char ch[16], lo[16], hi[16], q[16], mb[24], mc[24];
+	char ch[64], ci[64], q[16], mb[24], mc[24];
 
-	fmt_pct(ch, sizeof(ch), c->change);
-	fmt_pct(lo, sizeof(lo), c->ci_lo);
-	fmt_pct(hi, sizeof(hi), c->ci_hi);
+	fmt_change(ch, sizeof(ch), c, ds->rows[c->row].unit);
+	fmt_change_ci(ci, sizeof(ci), c);
 	fmt_p(q, sizeof(q), c->q);
 	fmt_num(mb, sizeof(mb), c->base.n ? c->base.mean : NAN);
 	fmt_num(mc, sizeof(mc), c->cur.n ? c->cur.mean : NAN);
-	return xasprintf("%s%s: change %s [%s, %s] at %.4g%%, q %s over %zu blocks; %s %s n=%zu, "
+	return xasprintf("%s%s: change %s %s at %.4g%%, q %s over %zu blocks; %s %s n=%zu, "
 			 "%s %s n=%zu",
-			 c->key ? "" : "exploratory, ", verdict_name(c->verdict), ch, lo, hi,
+			 c->key ? "" : "exploratory, ", verdict_name(c->verdict), ch, ci,
 			 100 * c->level, q, c->pairs, ds->v[ds->base].name, mb, c->base.n,
 			 ds->v[c->cand].name, mc, c->cur.n);
 }
@@ -363,7 +362,17 @@ int report_json(const struct report *rp, FILE *f)
 		json_num(f, c->ci_lo);
 		fprintf(f, ", ");
 		json_num(f, c->ci_hi);
-		fprintf(f, "], \"level\": ");
+		fprintf(f, "], \"scale\": \"%s\", \"diff\": ", change_scale_name(c->scale));
+		json_num(f, c->diff);
+		fprintf(f, ", \"diff_ci\": [");
+		json_num(f, c->diff_lo);
+		fprintf(f, ", ");
+		json_num(f, c->diff_hi);
+		fprintf(f, "], \"resolution\": ");
+		json_num(f, c->res);
+		fprintf(f, ", \"p_sign_flip\": ");
+		json_num(f, c->flip.p);
+		fprintf(f, ", \"level\": ");
 		json_num(f, c->level);
 		fprintf(f, ", \"blocks\": %zu, \"p_paired\": ", c->pairs);
 		json_num(f, c->paired.p);

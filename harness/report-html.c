@@ -168,7 +168,7 @@ static void verdict_table(FILE *f, const struct report *rp, size_t cand, bool ke
 	for (size_t i = 0; i < an->nc; i++) {
 		const struct comparison *c = &an->c[i];
 		const struct ds_row *r = &ds->rows[c->row];
-		char ch[16], lo[16], hi[16], buf[64];
+		char ch[64], buf[64];
 
 		if (c->cand != cand || c->key != key || (!key && r->better == BETTER_NONE))
 			continue;
@@ -181,12 +181,10 @@ static void verdict_table(FILE *f, const struct report *rp, size_t cand, bool ke
 		td(f, NULL, buf);
 		mean_cell(f, &c->base);
 		mean_cell(f, &c->cur);
-		fmt_pct(ch, sizeof(ch), c->change);
+		fmt_change(ch, sizeof(ch), c, r->unit);
 		td(f, NULL, c->verdict == VERDICT_NOT_COMPARABLE ? "n/c" : ch);
-		fmt_pct(lo, sizeof(lo), c->ci_lo);
-		fmt_pct(hi, sizeof(hi), c->ci_hi);
-		snprintf(buf, sizeof(buf), "[%s, %s]", lo, hi);
-		td(f, NULL, isnan(c->ci_lo) ? (isnan(c->paired.p) ? "-" : "unbounded") : buf);
+		fmt_change_ci(buf, sizeof(buf), c);
+		td(f, NULL, buf);
 		snprintf(buf, sizeof(buf), "%.4g%%", 100 * c->level);
 		td(f, NULL, isnan(c->paired.p) ? "-" : buf);
 		fmt_p(buf, sizeof(buf), c->paired.p);
@@ -384,11 +382,11 @@ static void group_table(FILE *f, const struct report *rp, const char *group)
 		}
 		for (size_t i = 0; i < an->nc; i++) {
 			const struct comparison *c = &an->c[i];
-			char ch[16];
+			char ch[64];
 
 			if (c->row != ri)
 				continue;
-			fmt_pct(ch, sizeof(ch), c->change);
+			fmt_change(ch, sizeof(ch), c, r->unit);
 			td(f, NULL,
 			   c->verdict == VERDICT_NOT_COMPARABLE ? "n/c" :
 			   c->verdict == VERDICT_TOO_FEW	? "n<2" :

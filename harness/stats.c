@@ -56,29 +56,27 @@ int stats__summary(const double *x, size_t n, struct stats_summary *ret)
 	return 0;
 }
 
+/* The resolution of a and b together. */
+static double resolution2(const double *a, size_t na, const double *b, size_t nb);
+
 int stats__welch(const double *a, size_t na, const double *b, size_t nb, struct stats_test *ret)
 {
-	double ma, mb, va, vb, se2, t, df, p;
+	double ma, mb, va, vb, se2, t, df, p, floor_var;
 
 	if (na < 2 || nb < 2)
 		return -EINVAL;
 	ma = mean_of(a, na);
 	mb = mean_of(b, nb);
-	va = var_of(a, na, ma) / (double)na;
-	vb = var_of(b, nb, mb) / (double)nb;
+	/* a value's rounding error is uniform over its resolution step: variance res^2 / 12 */
+	floor_var = STATS_RES_VAR(resolution2(a, na, b, nb)) / 2;
+	va = fmax(var_of(a, na, ma), floor_var) / (double)na;
+	vb = fmax(var_of(b, nb, mb), floor_var) / (double)nb;
 	se2 = va + vb;
-	if (se2 == 0) {
-		/* Two constant samples: equal, or certainly different. */
-		t = ma == mb ? 0 : copysign(INFINITY, mb - ma);
-		df = (double)(na + nb - 2);
-		p = ma == mb ? 1 : 0;
-	} else {
-		t = (mb - ma) / sqrt(se2);
-		df = se2 * se2 / (va * va / (double)(na - 1) + vb * vb / (double)(nb - 1));
-		p = 2 * gsl_cdf_tdist_Q(fabs(t), df);
-		if (p > 1)
-			p = 1;
-	}
+	t = (mb - ma) / sqrt(se2);
+	df = se2 * se2 / (va * va / (double)(na - 1) + vb * vb / (double)(nb - 1));
+	p = 2 * gsl_cdf_tdist_Q(fabs(t), df);
+	if (p > 1)
+		p = 1;
 	*ret = (struct stats_test){ .stat = t, .df = df, .p = p };
 	return 0;
 }
@@ -390,9 +388,61 @@ double stats__t_crit(double level, double df)
 	return gsl_cdf_tdist_Pinv(1 - (1 - level) / 2, df);
 }
 
-int stats__paired_t(const double *a, const double *b, size_t n, struct stats_test *ret)
+/* The mean of x, corrected by the mean of the residuals (accurate when x is nearly constant). */
+static double mean_corrected(const double *x, size_t n)
 {
-	double md = 0, ss = 0, t, p;
+	double m = mean_of(x, n), r = 0;
+
+	for (size_t i = 0; i < n; i++)
+		r += x[i] - m;
+	return m + r / (double)n;
+}
+
+double stats__resolution(const double *x, size_t n)
+{
+	double amax = 0, q = 1, floor_res;
+	bool ints = true;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(x[i]))
+			continue;
+		amax = fmax(amax, fabs(x[i]));
+		ints &= x[i] == floor(x[i]);
+	}
+	if (ints)
+		return 1;
+	floor_res = STATS_RES_REL * amax;
+	for (int k = 1; k <= 9; k++) {
+		bool all = true;
+
+		q = pow(10, -k);
+		if (q < floor_res)
+			break;
+		for (size_t i = 0; i < n && all; i++) {
+			double y = x[i] / q;
+
+			all = !isfinite(y) || fabs(y - nearbyint(y)) <= 1e-6;
+		}
+		if (all)
+			return q;
+	}
+	return floor_res;
+}
+
+/* The resolution of a and b together. */
+static double resolution2(const double *a, size_t na, const double *b, size_t nb)
+{
+	_cleanup_free_ double *x = xcalloc(na + nb + 1, sizeof(*x));
+
+	memcpy(x, a, na * sizeof(*x));
+	memcpy(x + na, b, nb * sizeof(*x));
+	return stats__resolution(x, na + nb);
+}
+
+int stats__paired_t_res(const double *a, const double *b, size_t n, double res,
+			struct stats_test *ret)
+{
+	double md = 0, ss = 0, var, t, p;
 
 	if (n < 2)
 		return -EINVAL;
@@ -401,17 +451,110 @@ int stats__paired_t(const double *a, const double *b, size_t n, struct stats_tes
 	md /= (double)n;
 	for (size_t i = 0; i < n; i++)
 		ss += (b[i] - a[i] - md) * (b[i] - a[i] - md);
-	if (ss == 0) {
-		/* Every block moved by the same amount: none, or certainly some. */
+	var = fmax(ss / (double)(n - 1), STATS_RES_VAR(res));
+	if (var == 0) {
+		/* no floor, and every block moved by the same amount */
 		t = md == 0 ? 0 : copysign(INFINITY, md);
 		p = md == 0 ? 1 : 0;
 	} else {
-		t = md / sqrt(ss / (double)(n - 1) / (double)n);
+		t = md / sqrt(var / (double)n);
 		p = 2 * gsl_cdf_tdist_Q(fabs(t), (double)(n - 1));
 		if (p > 1)
 			p = 1;
 	}
 	*ret = (struct stats_test){ .stat = t, .df = (double)(n - 1), .p = p };
+	return 0;
+}
+
+int stats__paired_t(const double *a, const double *b, size_t n, struct stats_test *ret)
+{
+	return stats__paired_t_res(a, b, n, resolution2(a, n, b, n), ret);
+}
+
+int stats__paired_diff(const double *a, const double *b, size_t n, double level, double res,
+		       double *ret_md, double *ret_lo, double *ret_hi)
+{
+	double md = 0, ss = 0, half;
+
+	if (n < 2)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++)
+		md += b[i] - a[i];
+	md /= (double)n;
+	for (size_t i = 0; i < n; i++)
+		ss += (b[i] - a[i] - md) * (b[i] - a[i] - md);
+	half = stats__t_crit(level, (double)(n - 1)) *
+	       sqrt(fmax(ss / (double)(n - 1), STATS_RES_VAR(res)) / (double)n);
+	*ret_md = md;
+	*ret_lo = md - half;
+	*ret_hi = md + half;
+	return 0;
+}
+
+int stats__paired_log(const double *a, const double *b, size_t n, double level, double res,
+		      struct stats_test *ret, double *ret_change, double *ret_lo, double *ret_hi)
+{
+	_cleanup_free_ double *l = NULL;
+	double ml, ss = 0, fl = 0, var, se, t, p, half;
+
+	if (n < 2)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++)
+		if (!(a[i] > 0 && b[i] > 0 && isfinite(a[i]) && isfinite(b[i])))
+			return -EDOM;
+	l = xcalloc(n, sizeof(*l));
+	for (size_t i = 0; i < n; i++) {
+		/* log(b / a) without the cancellation of log b - log a at tiny changes */
+		l[i] = log1p((b[i] - a[i]) / a[i]);
+		/* the rounding variance of log x is about (res / x)^2 / 12 */
+		fl += (1 / (a[i] * a[i]) + 1 / (b[i] * b[i])) * res * res / 12;
+	}
+	ml = mean_corrected(l, n);
+	for (size_t i = 0; i < n; i++)
+		ss += (l[i] - ml) * (l[i] - ml);
+	var = fmax(ss / (double)(n - 1), fl / (double)n);
+	se = sqrt(var / (double)n);
+	if (se == 0) {
+		t = ml == 0 ? 0 : copysign(INFINITY, ml);
+		p = ml == 0 ? 1 : 0;
+	} else {
+		t = ml / se;
+		p = fmin(1, 2 * gsl_cdf_tdist_Q(fabs(t), (double)(n - 1)));
+	}
+	half = stats__t_crit(level, (double)(n - 1)) * se;
+	*ret = (struct stats_test){ .stat = t, .df = (double)(n - 1), .p = p };
+	*ret_change = expm1(ml);
+	*ret_lo = expm1(ml - half);
+	*ret_hi = expm1(ml + half);
+	return 0;
+}
+
+int stats__sign_flip(const double *a, const double *b, size_t n, struct stats_test *ret)
+{
+	double d[STATS_SIGN_FLIP_MAX], obs = 0, tol = 0;
+	unsigned long count = 0, total;
+
+	if (n < 1 || n > STATS_SIGN_FLIP_MAX)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		d[i] = b[i] - a[i];
+		obs += d[i];
+		tol += fabs(d[i]);
+	}
+	/* sums equal up to rounding are ties: they count as extreme as the observed one */
+	tol *= 1e-12;
+	total = 1UL << n;
+	for (unsigned long mask = 0; mask < total; mask++) {
+		double s = 0;
+
+		for (size_t i = 0; i < n; i++)
+			s += mask & (1UL << i) ? -d[i] : d[i];
+		count += fabs(s) >= fabs(obs) - tol;
+	}
+	*ret = (struct stats_test){ .stat = obs / (double)n,
+				    .df = NAN,
+				    .p = (double)count / (double)total,
+				    .exact = true };
 	return 0;
 }
 
@@ -436,28 +579,103 @@ static struct paired_moments paired_moments(const double *a, const double *b, si
 	return m;
 }
 
-int stats__fieller_paired(const double *a, const double *b, size_t n, double level,
-			  double *ret_lo, double *ret_hi)
+/*
+ * The interval {d : A d^2 + 2 B d - C <= 0}, A > 0 and C >= 0 (it holds 0),
+ * each root from the form that does not cancel.
+ */
+static void quad_interval(double A, double B, double C, double *ret_lo, double *ret_hi)
 {
-	struct paired_moments m;
-	double t2, qa, qb, qc, disc;
+	double s = sqrt(B * B + A * C);
+
+	if (s == 0) {
+		*ret_lo = *ret_hi = 0;
+	} else if (B >= 0) {
+		*ret_lo = -(B + s) / A;
+		*ret_hi = C / (B + s);
+	} else {
+		*ret_lo = -C / (s - B);
+		*ret_hi = (s - B) / A;
+	}
+}
+
+/*
+ * Fieller's set for rho = R - 1, R = mean(b) / mean(a): the rho for which
+ * the paired t test of d - rho a (d = b - a) does not reject, that is
+ * (md - rho mx)^2 <= t^2 S(rho), S the variance of the mean of d - rho a.
+ * Centred on the estimate rho^ = md / mx (rho = rho^ + delta: the left side
+ * is delta^2 mx^2) and with S from the centred deviations of a and of d,
+ * nothing cancels however small the spread (CV 1e-12): the textbook form's
+ * discriminant qb^2 - qa qc subtracts two numbers of size mx^4 that agree to
+ * 2 log10(1/CV) digits. The floor: S is at least the rounding variance of
+ * the mean of b - R a, res^2 (1 + R^2) / (12 n) (at R = 1 the paired t
+ * test's res^2 / 6 / n), so the set is the union of two intervals around
+ * rho^.
+ */
+int stats__fieller_paired_change(const double *a, const double *b, size_t n, double level,
+				 double res, double *ret_lo, double *ret_hi)
+{
+	_cleanup_free_ double *al = NULL, *dl = NULL;
+	double mx, md, rho, k, saa = 0, s0 = 0, cc = 0, t2, A, lo, hi;
 
 	if (n < 2)
 		return -EINVAL;
-	m = paired_moments(a, b, n);
+	al = xcalloc(n, sizeof(*al));
+	dl = xcalloc(n, sizeof(*dl));
+	for (size_t i = 0; i < n; i++)
+		dl[i] = b[i] - a[i];
+	mx = mean_corrected(a, n);
+	md = mean_corrected(dl, n);
+	if (mx == 0)
+		return -EDOM;
+	rho = md / mx;
+	k = (double)n * (double)(n - 1);
+	for (size_t i = 0; i < n; i++) {
+		double e;
+
+		al[i] = a[i] - mx;
+		e = dl[i] - md - rho * al[i];
+		saa += al[i] * al[i];
+		s0 += e * e;
+		cc += al[i] * e;
+	}
+	saa /= k;
+	s0 /= k;
+	cc /= k;
 	t2 = stats__t_crit(level, (double)(n - 1));
 	t2 *= t2;
-	/* (my - R mx)^2 <= t^2 (v22 - 2 R v12 + R^2 v11): qa R^2 - 2 qb R + qc <= 0 */
-	qa = m.mx * m.mx - t2 * m.v11;
-	qb = m.mx * m.my - t2 * m.v12;
-	qc = m.my * m.my - t2 * m.v22;
-	if (!(qa > 0))
+	A = mx * mx - t2 * saa;
+	if (!(A > 0))
 		return -EDOM;
-	disc = qb * qb - qa * qc;
-	if (disc < 0) /* rounding: the estimate itself is always inside */
-		disc = 0;
-	*ret_lo = (qb - sqrt(disc)) / qa;
-	*ret_hi = (qb + sqrt(disc)) / qa;
+	quad_interval(A, t2 * cc, t2 * s0, &lo, &hi);
+	if (res > 0) {
+		double u = t2 * res * res / (12 * (double)n), r0 = 1 + rho, lo2, hi2;
+
+		/* delta^2 mx^2 <= u (1 + (r0 + delta)^2) */
+		A = mx * mx - u;
+		if (!(A > 0))
+			return -EDOM;
+		quad_interval(A, -u * r0, u * (1 + r0 * r0), &lo2, &hi2);
+		lo = fmin(lo, lo2);
+		hi = fmax(hi, hi2);
+	}
+	*ret_lo = rho + lo;
+	*ret_hi = rho + hi;
+	return 0;
+}
+
+int stats__fieller_paired(const double *a, const double *b, size_t n, double level,
+			  double *ret_lo, double *ret_hi)
+{
+	double lo, hi;
+	int r;
+
+	if (n < 2)
+		return -EINVAL;
+	r = stats__fieller_paired_change(a, b, n, level, resolution2(a, n, b, n), &lo, &hi);
+	if (r < 0)
+		return r;
+	*ret_lo = 1 + lo;
+	*ret_hi = 1 + hi;
 	return 0;
 }
 

@@ -34,8 +34,11 @@ struct stats_test {
 };
 
 /*
- * Welch's unequal-variance t test of mean(b) - mean(a). Both variances zero:
- * p = 1 if the means are equal, else 0 (two constant, different samples).
+ * Welch's unequal-variance t test of mean(b) - mean(a). Each sample's
+ * variance is floored at the rounding variance of its values, res^2 / 12
+ * (res: stats__resolution of a and b together), so two constant samples
+ * that differ by one count give p = 0.013 at 3 values each, not 0; equal
+ * ones t = 0, p = 1.
  */
 int stats__welch(const double *a, size_t na, const double *b, size_t nb, struct stats_test *ret);
 
@@ -94,13 +97,67 @@ void stats__bh_adjust(const double *p, size_t n, double *ret_q);
 double stats__mde(size_t n, double sd_rel, double alpha, double power);
 
 /*
+ * Resolution: the smallest step a row's values move by. Counters and other
+ * integer-valued rows move by 1; other values by the decimal step they were
+ * stored with (0.879: 0.001), the largest 10^-k (k = 1..9) every value is a
+ * multiple of; failing that (full-precision times and rates) by
+ * STATS_RES_REL of the largest |value|, nine significant digits, beyond
+ * what any measurement here carries. Zero sample variance of quantised
+ * values is not zero noise: each value may be off by up to half a step, so
+ * a paired difference has at least the variance of the difference of two
+ * uniform rounding errors, STATS_RES_VAR(res) = res^2 / 6, and the paired
+ * tests and intervals below never see less.
+ */
+#define STATS_RES_REL 1e-9
+#define STATS_RES_VAR(res) ((res) * (res) / 6)
+double stats__resolution(const double *x, size_t n);
+
+/*
  * Paired analysis over blocks: a[i] and b[i] were measured in the same
  * block (repetition i of an interleaved campaign, so they share its drift).
  *
- * stats__paired_t: the paired t test of mean(b - a) = 0, df n - 1. All
- * differences equal: p = 1 if they are 0, else 0. -EINVAL if n < 2.
+ * stats__paired_t_res: the paired t test of mean(b - a) = 0, df n - 1, on
+ * the variance of the differences floored at STATS_RES_VAR(res): constant
+ * but different values (20 20 20 against 21 21 21) give p = 0.051, not 0;
+ * identical ones t = 0, p = 1. res = 0: no floor (then all differences
+ * equal give p = 1 if they are 0, else 0). -EINVAL if n < 2.
+ * stats__paired_t: the same at the resolution of a and b together.
  */
+int stats__paired_t_res(const double *a, const double *b, size_t n, double res,
+			struct stats_test *ret);
 int stats__paired_t(const double *a, const double *b, size_t n, struct stats_test *ret);
+
+/*
+ * The mean paired difference mean(b - a) and its t interval at the given
+ * level, on the floored variance of stats__paired_t_res: the scale for
+ * rows at or near zero, where a ratio means nothing. -EINVAL if n < 2.
+ */
+int stats__paired_diff(const double *a, const double *b, size_t n, double level, double res,
+		       double *ret_md, double *ret_lo, double *ret_hi);
+
+/*
+ * The paired analysis on the log scale, for strictly positive
+ * multiplicative quantities (times, rates, counts): the t test of
+ * mean(log(b / a)) = 0, df n - 1, and the change as the ratio of the
+ * geometric means minus 1 with its t interval, expm1(mean +- t se). The
+ * variance of a log ratio is floored at the mean over the pairs of the
+ * rounding variance (res^2 / 12) (1 / a^2 + 1 / b^2). -EDOM if a value is
+ * not positive, -EINVAL if n < 2.
+ */
+int stats__paired_log(const double *a, const double *b, size_t n, double level, double res,
+		      struct stats_test *ret, double *ret_change, double *ret_lo, double *ret_hi);
+
+/*
+ * The exact paired sign-flip (permutation) test of mean(b - a) = 0: the
+ * share of the 2^n sign assignments of the differences whose sum is at
+ * least as far from 0 as the observed one (two-sided; stat: the mean
+ * difference, df NAN, exact). Distribution-free, but its smallest p is
+ * 2 / 2^n: 0.5 at n = 2, 0.25 at 3, 0.0625 at 5, 0.031 at 6, so below 6
+ * blocks it can never reject at 0.05. -EINVAL unless 1 <= n <=
+ * STATS_SIGN_FLIP_MAX.
+ */
+#define STATS_SIGN_FLIP_MAX 20
+int stats__sign_flip(const double *a, const double *b, size_t n, struct stats_test *ret);
 
 /*
  * Fieller's interval for the ratio of paired means R = mean(b) / mean(a) at
@@ -110,7 +167,16 @@ int stats__paired_t(const double *a, const double *b, size_t n, struct stats_tes
  * paired t test of b - a. Returns 0 with [lo, hi] when the set is an
  * interval; -EDOM when mean(a) is not significantly different from 0 at that
  * level (the set is unbounded: no ratio can be given); -EINVAL if n < 2.
+ *
+ * stats__fieller_paired_change: the interval of R - 1 (the relative change
+ * for a positive mean(a)), with the variance floor of resolution res (0:
+ * none), so that its R = 1 edge is exactly stats__paired_t_res's test;
+ * computed in a form that does not cancel, exact to rounding at any CV
+ * (1e-12 included). stats__fieller_paired: R itself, at the resolution of a
+ * and b together (the edge of stats__paired_t).
  */
+int stats__fieller_paired_change(const double *a, const double *b, size_t n, double level,
+				 double res, double *ret_lo, double *ret_hi);
 int stats__fieller_paired(const double *a, const double *b, size_t n, double level,
 			  double *ret_lo, double *ret_hi);
 

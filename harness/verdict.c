@@ -64,17 +64,59 @@ static bool comparable(const struct dataset *ds, const struct ds_row *r, size_t 
 	return !strcmp(rb, rc) || metric__comparable(r->metric, *rc ? rc : ds->release, reason);
 }
 
-/*
- * The change and its interval from the pairs at the given level: Fieller's
- * interval of the ratio, turned into a relative change of the mean.
- */
-static void paired_change(struct comparison *c, const double *a, const double *b, size_t n)
+/* Units of strictly positive multiplicative quantities: times, rates, counts. */
+static const char *const log_units[] = {
+	"ns",	 "us",	   "ms",   "s",	      "ops/s",	 "ops",	 "bytes", "bytes/s", "MiB/s",
+	"pages", "events", "faults", "switches", "samples", "rows", "requests", "kills", "count",
+};
+
+enum change_scale verdict__declared_scale(const char *unit)
 {
-	double ma = 0, mb = 0, lo, hi;
+	for (size_t i = 0; i < ARRAY_SIZE(log_units); i++)
+		if (unit && !strcmp(unit, log_units[i]))
+			return CHANGE_LOG;
+	return CHANGE_RELATIVE;
+}
+
+const char *change_scale_name(enum change_scale s)
+{
+	return s == CHANGE_ABSOLUTE ? "absolute" : s == CHANGE_LOG ? "log-ratio" : "relative";
+}
+
+bool comparison__effect(const struct comparison *c, double *ret_change, double *ret_lo,
+			double *ret_hi)
+{
+	if (c->scale == CHANGE_ABSOLUTE) {
+		*ret_change = c->ref > 0 ? c->diff / c->ref : NAN;
+		*ret_lo = c->ref > 0 ? c->diff_lo / c->ref : NAN;
+		*ret_hi = c->ref > 0 ? c->diff_hi / c->ref : NAN;
+	} else {
+		*ret_change = c->change;
+		*ret_lo = c->ci_lo;
+		*ret_hi = c->ci_hi;
+	}
+	return !isnan(*ret_lo);
+}
+
+/*
+ * The change and its intervals from the pairs at the given level: Fieller's
+ * interval of the ratio, turned into a relative change of the mean, and the
+ * difference's t interval; the scale (verdict.h) from the means.
+ */
+static void paired_change(struct comparison *c, const double *a, const double *b, size_t n,
+			  enum change_scale declared)
+{
+	double ma = 0, mb = 0, lo, hi, near = VERDICT_NEAR_ZERO * c->res;
+	bool zero_a = true, zero_b = true, same = true, signed_ = false, positive = true;
 
 	for (size_t i = 0; i < n; i++) {
 		ma += a[i];
 		mb += b[i];
+		zero_a &= a[i] == 0;
+		zero_b &= b[i] == 0;
+		same &= a[i] == b[i];
+		signed_ |= a[i] < 0 || b[i] < 0;
+		positive &= a[i] > 0 && b[i] > 0;
 	}
 	ma /= (double)n;
 	mb /= (double)n;
@@ -82,27 +124,44 @@ static void paired_change(struct comparison *c, const double *a, const double *b
 		c->change = (mb - ma) / fabs(ma);
 	else
 		c->change = mb == 0 ? 0 : copysign(INFINITY, mb);
-	stats__paired_t(a, b, n, &c->paired);
-	if (c->paired.stat == 0 && c->paired.p == 1 && mb == ma) {
-		bool same = true;
-
-		for (size_t i = 0; i < n; i++)
-			same &= a[i] == b[i];
-		if (same) {
-			/* equal in every block (no OOM kill on either side): no change, exactly */
+	c->scale = zero_a || zero_b || fabs(ma) < near || fabs(mb) < near ? CHANGE_ABSOLUTE :
+									    CHANGE_RELATIVE;
+	/* declared scales (opts.log_ratio): signed rows by difference, positive ones by log */
+	if (declared != CHANGE_RELATIVE && c->scale == CHANGE_RELATIVE)
+		c->scale = signed_ ? CHANGE_ABSOLUTE : positive ? declared : CHANGE_RELATIVE;
+	c->ref = fmax(fmax(fabs(ma), fabs(mb)), c->res);
+	stats__paired_t_res(a, b, n, c->res, &c->paired);
+	stats__paired_diff(a, b, n, c->level, c->res, &c->diff, &c->diff_lo, &c->diff_hi);
+	if (n <= VERDICT_FLIP_MAX)
+		stats__sign_flip(a, b, n, &c->flip);
+	if (same) {
+		/* equal in every block (no OOM kill on either side): no change, exactly */
+		c->diff_lo = c->diff_hi = 0;
+		if (c->scale != CHANGE_ABSOLUTE)
 			c->ci_lo = c->ci_hi = 0;
-			return;
-		}
-	}
-	if (stats__fieller_paired(a, b, n, c->level, &lo, &hi) < 0)
 		return;
-	/* R = mb / ma; change = (R - 1) for ma > 0, (1 - R) for ma < 0 */
+	}
+	if (c->scale == CHANGE_ABSOLUTE)
+		return;
+	if (c->scale == CHANGE_LOG) {
+		double ch;
+
+		if (stats__paired_log(a, b, n, c->level, c->res, &c->paired, &ch, &lo, &hi) < 0)
+			return;
+		c->change = ch;
+		c->ci_lo = lo;
+		c->ci_hi = hi;
+		return;
+	}
+	if (stats__fieller_paired_change(a, b, n, c->level, c->res, &lo, &hi) < 0)
+		return;
+	/* change = R - 1 for ma > 0, 1 - R for ma < 0 */
 	if (ma > 0) {
-		c->ci_lo = lo - 1;
-		c->ci_hi = hi - 1;
+		c->ci_lo = lo;
+		c->ci_hi = hi;
 	} else {
-		c->ci_lo = 1 - hi;
-		c->ci_hi = 1 - lo;
+		c->ci_lo = -hi;
+		c->ci_hi = -lo;
 	}
 }
 
@@ -115,13 +174,21 @@ static void compare_one(const struct analysis *an, struct comparison *c, double 
 	const char *reason = NULL;
 
 	c->change = c->ci_lo = c->ci_hi = c->q = c->cliff = c->hedges = NAN;
-	c->paired.p = c->welch.p = c->mw.p = NAN;
+	c->paired.p = c->welch.p = c->mw.p = c->flip.p = NAN;
+	c->diff = c->diff_lo = c->diff_hi = c->ref = NAN;
 	c->key = r->key;
 	c->level = an->o.level;
 	if (na)
 		stats__summary(a, na, &c->base);
 	if (nb)
 		stats__summary(b, nb, &c->cur);
+	{
+		_cleanup_free_ double *all = xcalloc(na + nb + 1, sizeof(double));
+
+		memcpy(all, a, na * sizeof(double));
+		memcpy(all + na, b, nb * sizeof(double));
+		c->res = stats__resolution(all, na + nb);
+	}
 	if (!na || !nb) {
 		c->verdict = VERDICT_NO_DATA;
 		return;
@@ -145,44 +212,66 @@ static void compare_one(const struct analysis *an, struct comparison *c, double 
 	c->verdict = r->better == BETTER_NONE && !c->key ? VERDICT_NO_DIRECTION : VERDICT_NO_CHANGE;
 }
 
-/* The verdict a tested row gets from its p-value and change. */
+/* The scale the row's kind declares, when the options ask for declared scales. */
+static enum change_scale declared_scale(const struct analysis *an, const struct comparison *c)
+{
+	if (!an->o.log_ratio)
+		return CHANGE_RELATIVE;
+	return verdict__declared_scale(an->ds->rows[c->row].unit);
+}
+
+/* The verdict a tested row gets from its p-value and change (on its scale). */
 static enum verdict verdict_of(const struct analysis *an, const struct comparison *c, double q)
 {
 	enum metric_better better = an->ds->rows[c->row].better;
+	double ch, lo, hi;
 
-	if (!(q <= an->o.alpha) || !(fabs(c->change) >= an->o.min_effect))
+	comparison__effect(c, &ch, &lo, &hi);
+	if (!(q <= an->o.alpha) || !(fabs(ch) >= an->o.min_effect))
 		return VERDICT_NO_CHANGE;
 	if (better == BETTER_NONE)
 		return VERDICT_CHANGED;
-	return (better == BETTER_HIGHER ? c->change < 0 : c->change > 0) ? VERDICT_REGRESSION :
-									   VERDICT_IMPROVEMENT;
+	return (better == BETTER_HIGHER ? ch < 0 : ch > 0) ? VERDICT_REGRESSION :
+							     VERDICT_IMPROVEMENT;
+}
+
+/* The half-width, over ref, of the difference's interval with n2 pairs, spread unchanged. */
+static double abs_rel_half(const struct comparison *c, size_t n2)
+{
+	double n = (double)c->pairs;
+	double sd = (c->diff_hi - c->diff_lo) / 2 / stats__t_crit(c->level, n - 1) * sqrt(n);
+
+	return stats__t_crit(c->level, (double)(n2 - 1)) * sd / sqrt((double)n2) / c->ref;
 }
 
 /* Where a key metric stands, and how many more blocks would likely settle it. */
 static void decide_key(const struct analysis *an, struct comparison *c, const double *pa,
 		       const double *pb)
 {
-	double me = an->o.min_effect, gap;
+	double me = an->o.min_effect, gap, ch, lo, hi;
 
-	if (isnan(c->ci_lo) && isinf(c->change) && c->q <= an->o.alpha) {
+	comparison__effect(c, &ch, &lo, &hi);
+	if (isnan(lo) && isinf(ch) && c->q <= an->o.alpha) {
 		/* unbounded, from a zero base: an infinite change is beyond any minimum */
 		c->decision = DECISION_BEYOND;
 		return;
 	}
-	if (c->ci_lo >= me || c->ci_hi <= -me) {
+	if (lo >= me || hi <= -me) {
 		c->decision = DECISION_BEYOND;
 		return;
 	}
-	if (c->ci_lo > -me && c->ci_hi < me) {
+	if (lo > -me && hi < me) {
 		c->decision = DECISION_WITHIN;
 		return;
 	}
 	c->decision = DECISION_OPEN;
-	gap = fabs(fabs(c->change) - me);
+	gap = fabs(fabs(ch) - me);
 	if (!(gap > 0) || !isfinite(gap))
 		return;
 	for (size_t n2 = c->pairs + 1; n2 <= c->pairs + 200; n2++)
-		if (stats__paired_rel_half(pa, pb, c->pairs, n2, c->level) < gap) {
+		if ((c->scale == CHANGE_ABSOLUTE ?
+			     abs_rel_half(c, n2) :
+			     stats__paired_rel_half(pa, pb, c->pairs, n2, c->level)) < gap) {
 			c->more_blocks = n2 - c->pairs;
 			return;
 		}
@@ -226,7 +315,7 @@ static void decide_keys(struct analysis *an, double *pa, double *pb)
 		c->family_size = m;
 		c->level = 1 - an->o.alpha * look_share(an, c->pairs) / (double)m;
 		ds_pairs(ds, &ds->rows[c->row], ds->base, c->cand, pa, pb);
-		paired_change(c, pa, pb, c->pairs);
+		paired_change(c, pa, pb, c->pairs, declared_scale(an, c));
 		c->q = fmin(1, c->paired.p * (double)m / look_share(an, c->pairs));
 		an->key_tests++;
 	}
@@ -261,7 +350,7 @@ static void decide_exploratory(struct analysis *an, double *pa, double *pb)
 		if (c->key || (c->verdict != VERDICT_NO_CHANGE && c->verdict != VERDICT_NO_DIRECTION))
 			continue;
 		ds_pairs(ds, &ds->rows[c->row], ds->base, c->cand, pa, pb);
-		paired_change(c, pa, pb, c->pairs);
+		paired_change(c, pa, pb, c->pairs, declared_scale(an, c));
 		if (c->verdict == VERDICT_NO_CHANGE)
 			p[i] = c->paired.p;
 	}

@@ -11,6 +11,44 @@
  *   test      the paired t test of candidate - baseline over the blocks
  *             (it is exactly the interval's question "is the ratio 1?").
  *
+ * Resolution. Values are quantised (counters by 1, a ratio stored with 3
+ * decimals by 0.001: stats__resolution), so zero sample variance is not
+ * zero noise: the test and both intervals floor the variance of a paired
+ * difference at res^2 / 6 (two uniform rounding errors). Constant but
+ * different counts (20 20 20 against 21 21 21) give p = 0.051, not 0;
+ * identical values p = 1 and an interval of exactly 0.
+ *
+ * Scale. Near zero a ratio is the wrong scale (an all-zero side gave the
+ * degenerate -100% [-100%, -100%], a zero baseline +inf): where either
+ * side's paired mean is within VERDICT_NEAR_ZERO resolution steps of 0, or
+ * a side is all zero, the row is on the absolute scale (CHANGE_ABSOLUTE):
+ * the difference of the paired means with its t interval, in the row's
+ * unit, and no ratio interval (ci NAN). Its verdict uses the same test,
+ * and the minimum effect relative to the larger of the two means
+ * (comparison__effect).
+ *
+ * Declared scale (--log-ratio, opts.log_ratio). Each metric kind declares
+ * its natural scale by its unit (verdict__declared_scale): strictly
+ * positive multiplicative quantities (times, rates, counts: ns, ops/s,
+ * pages, events, bytes, ...) the log ratio, where the paired t test on
+ * log(candidate / baseline) is the natural test and the change is the
+ * ratio of the geometric means minus 1 (CHANGE_LOG, stats__paired_log);
+ * others (pct, ratio, x) the relative change above. With the option, rows
+ * of a log-ratio kind whose values are all positive use it, rows with a
+ * negative value (signed) and rows near zero the absolute difference. The
+ * default stays the relative change of the arithmetic means, the rule the
+ * simulations (test-verdict-sim) and the README's power table describe.
+ *
+ * Small n. At n <= VERDICT_FLIP_MAX blocks the exact paired sign-flip test
+ * (stats__sign_flip) is computed and reported beside the t test; it does
+ * not replace it. It is valid without normality, but its smallest p is
+ * 2 / 2^n (0.5 at 2 blocks, 0.25 at 3, 0.031 at 6), so at the sizes a
+ * campaign has it could never reject at a key metric's level: a rule on it
+ * would be "no change" by construction, not by evidence. The verdict rests
+ * on the floored t test, which is valid at any n >= 2 for normal block
+ * differences; the sign-flip p shows how far a verdict leans on that
+ * assumption.
+ *
  * Families (multiple comparisons). A workload's key results (and the
  * machine's key counters, family "system") form one family per candidate:
  * its tests are at alpha x s / m, m its size (Bonferroni) and s the share
@@ -70,8 +108,20 @@ struct verdict_opts {
 	double min_effect; /* relative, 0.05 */
 	double alpha;	   /* per family, 0.05 */
 	double level;	   /* exploratory intervals, 0.95 */
+	bool log_ratio;	   /* each row on its kind's declared scale (CHANGE_LOG where declared) */
 };
 #define VERDICT_OPTS_DEFAULT ((struct verdict_opts){ .min_effect = 0.05, .alpha = 0.05, .level = 0.95 })
+
+/* Blocks up to which the exact sign-flip test is computed beside the t test. */
+#define VERDICT_FLIP_MAX 6
+/* A paired mean below this many resolution steps is near zero: absolute scale. */
+#define VERDICT_NEAR_ZERO 5
+
+enum change_scale {
+	CHANGE_RELATIVE, /* change and Fieller's interval of the ratio */
+	CHANGE_ABSOLUTE, /* near zero (or signed, with log_ratio): diff and its t interval */
+	CHANGE_LOG,	 /* log_ratio: geometric change, paired t on log ratios */
+};
 
 struct comparison {
 	size_t row, cand; /* dataset row and candidate variant */
@@ -83,6 +133,11 @@ struct comparison {
 	double level;	     /* of the interval: 1 - alpha / (m x looks) for a key metric */
 	struct stats_test paired;    /* p NAN when not computed */
 	struct stats_test welch, mw; /* unpaired, shown beside it in JSON */
+	struct stats_test flip; /* exact sign-flip test, pairs <= VERDICT_FLIP_MAX; else p NAN */
+	double res; /* the row's resolution (stats__resolution of both sides' values) */
+	enum change_scale scale;
+	double diff, diff_lo, diff_hi; /* mean(cur - base) over the pairs, t interval at level */
+	double ref; /* CHANGE_ABSOLUTE: max(|paired means|, res), what min_effect is relative to */
 	double q; /* key: p x m x looks (capped at 1); exploratory: Benjamini-Hochberg; NAN none */
 	double cliff, hedges; /* NAN when undefined */
 	bool key;
@@ -130,6 +185,20 @@ size_t analysis__blocks(const struct analysis *an, size_t cand);
 const char *analysis__incomplete(const struct analysis *an, char **buf);
 /* EXIT_INCOMPLETE, EXIT_REGRESSION or EXIT_NO_REGRESSION. */
 int analysis__exit_status(const struct analysis *an);
+
+/* The scale a metric kind declares by its unit: CHANGE_LOG or CHANGE_RELATIVE. */
+enum change_scale verdict__declared_scale(const char *unit);
+/* "relative", "absolute", "log-ratio" */
+const char *change_scale_name(enum change_scale s);
+
+/*
+ * The change and its interval in the units the minimum effect is in: the
+ * relative change and Fieller's interval, or on the absolute scale the
+ * difference and its interval over ref. false (lo, hi NAN) without an
+ * interval.
+ */
+bool comparison__effect(const struct comparison *c, double *ret_change, double *ret_lo,
+			double *ret_hi);
 
 /* "regression", "improvement", "no significant change", ... */
 const char *verdict_name(enum verdict v);

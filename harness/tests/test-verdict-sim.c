@@ -123,6 +123,9 @@ struct outcome {
 };
 
 /* The shipped design: 3 blocks, then one at a time until decided, at most 6. */
+/* The options campaigns are analysed with: the defaults, or --log-ratio. */
+static struct verdict_opts sim_opts = VERDICT_OPTS_DEFAULT;
+
 static struct outcome adaptive_campaign(double vals[2][FAMILY][MAX_BLOCKS])
 {
 	struct outcome out = { .blocks = MIN_BLOCKS };
@@ -134,7 +137,7 @@ static struct outcome adaptive_campaign(double vals[2][FAMILY][MAX_BLOCKS])
 		enum adaptive_step step;
 
 		assert_int_equal(analysis__from(synthetic(vals, (size_t)out.blocks, true, FAMILY),
-						NULL, &an),
+						&sim_opts, &an),
 				 0);
 		step = adaptive__next(an, &s, &why);
 		if (step != ADAPTIVE_CONTINUE) {
@@ -253,15 +256,12 @@ static const double blocks[3][3] = {
 	{ 6.0, 6.0, 6.0 },
 };
 
-static void test_design_aa(void **state)
+static void design_aa(const double *aa_cvs, size_t ncv, size_t trials)
 {
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-	static const double aa_cvs[] = { 0.02, 0.05, 0.15, 0.30 };
-	const size_t trials = 2000;
 
-	(void)state;
 	gsl_rng_set(rng, 5);
-	for (size_t k = 0; k < ARRAY_SIZE(aa_cvs); k++) {
+	for (size_t k = 0; k < ncv; k++) {
 		size_t false_verdicts = 0, nblocks = 0;
 
 		for (size_t t = 0; t < trials; t++) {
@@ -277,16 +277,35 @@ static void test_design_aa(void **state)
 			false_verdicts += any;
 			nblocks += (size_t)out.blocks;
 		}
-		print_message("A/A cv %.0f%%: a false verdict in %.4f of campaigns (alpha 0.05), "
+		print_message("A/A%s cv %.0f%%: a false verdict in %.4f of campaigns (alpha 0.05), "
 			      "%.2f blocks on average\n",
-			      100 * aa_cvs[k], (double)false_verdicts / trials,
-			      (double)nblocks / trials);
+			      sim_opts.log_ratio ? " (log ratio)" : "", 100 * aa_cvs[k],
+			      (double)false_verdicts / trials, (double)nblocks / trials);
 		/* at most alpha, give or take the Monte Carlo error */
 		if ((double)false_verdicts / trials > 0.05 + tol(0.05, trials))
 			fail_msg("A/A cv %g: false verdicts in %zu of %zu campaigns", aa_cvs[k],
 				 false_verdicts, trials);
 	}
 	gsl_rng_free(rng);
+}
+
+static void test_design_aa(void **state)
+{
+	static const double aa_cvs[] = { 0.02, 0.05, 0.15, 0.30 };
+
+	(void)state;
+	design_aa(aa_cvs, ARRAY_SIZE(aa_cvs), 2000);
+}
+
+/* The same design on the log-ratio scale (--log-ratio): still at most alpha. */
+static void test_design_aa_log(void **state)
+{
+	static const double aa_cvs[] = { 0.05, 0.30 };
+
+	(void)state;
+	sim_opts.log_ratio = true;
+	design_aa(aa_cvs, ARRAY_SIZE(aa_cvs), 1000);
+	sim_opts.log_ratio = false;
 }
 
 static void test_design_power(void **state)
@@ -387,6 +406,7 @@ int main(void)
 		cmocka_unit_test(test_adaptive_steps),
 		cmocka_unit_test(test_fixed_against_t),
 		cmocka_unit_test(test_design_aa),
+		cmocka_unit_test(test_design_aa_log),
 		cmocka_unit_test(test_design_power),
 	};
 
