@@ -439,19 +439,29 @@ static double resolution2(const double *a, size_t na, const double *b, size_t nb
 	return stats__resolution(x, na + nb);
 }
 
-int stats__paired_t_res(const double *a, const double *b, size_t n, double res,
-			struct stats_test *ret)
+/* The mean of the differences b - a, and their variance floored at the rounding variance. */
+static void paired_diff_moments(const double *a, const double *b, size_t n, double res,
+				double *ret_md, double *ret_var)
 {
-	double md = 0, ss = 0, var, t, p;
+	double md = 0, ss = 0;
 
-	if (n < 2)
-		return -EINVAL;
 	for (size_t i = 0; i < n; i++)
 		md += b[i] - a[i];
 	md /= (double)n;
 	for (size_t i = 0; i < n; i++)
 		ss += (b[i] - a[i] - md) * (b[i] - a[i] - md);
-	var = fmax(ss / (double)(n - 1), STATS_RES_VAR(res));
+	*ret_md = md;
+	*ret_var = fmax(ss / (double)(n - 1), STATS_RES_VAR(res));
+}
+
+int stats__paired_t_res(const double *a, const double *b, size_t n, double res,
+			struct stats_test *ret)
+{
+	double md, var, t, p;
+
+	if (n < 2)
+		return -EINVAL;
+	paired_diff_moments(a, b, n, res, &md, &var);
 	if (var == 0) {
 		/* no floor, and every block moved by the same amount */
 		t = md == 0 ? 0 : copysign(INFINITY, md);
@@ -474,17 +484,12 @@ int stats__paired_t(const double *a, const double *b, size_t n, struct stats_tes
 int stats__paired_diff(const double *a, const double *b, size_t n, double level, double res,
 		       double *ret_md, double *ret_lo, double *ret_hi)
 {
-	double md = 0, ss = 0, half;
+	double md, var, half;
 
 	if (n < 2)
 		return -EINVAL;
-	for (size_t i = 0; i < n; i++)
-		md += b[i] - a[i];
-	md /= (double)n;
-	for (size_t i = 0; i < n; i++)
-		ss += (b[i] - a[i] - md) * (b[i] - a[i] - md);
-	half = stats__t_crit(level, (double)(n - 1)) *
-	       sqrt(fmax(ss / (double)(n - 1), STATS_RES_VAR(res)) / (double)n);
+	paired_diff_moments(a, b, n, res, &md, &var);
+	half = stats__t_crit(level, (double)(n - 1)) * sqrt(var / (double)n);
 	*ret_md = md;
 	*ret_lo = md - half;
 	*ret_hi = md + half;

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "dataset-fixture.h"
 #include "util.h"
 #include "verdict.h"
 
@@ -33,54 +34,12 @@
 static struct dataset *one_row(const double *a, const double *b, size_t n, const char *unit,
 			       enum metric_better better, bool result)
 {
-	struct dataset *ds = xcalloc(1, sizeof(*ds));
-	struct ds_row *row;
+	struct dataset *ds = ds_fixture("edge", n, 1);
+	struct ds_row *row = ds_fixture_row(ds, 0, "w:k", unit, better, result);
 
-	ds->campaign = xstrdup("edge");
-	ds->release = xstrdup("6.1.0-edge");
-	ds->nv = 2;
-	ds->maxruns = n;
-	ds->min_reps = ds->max_reps = (int)n;
-	ds->v = xcalloc(2, sizeof(*ds->v));
-	for (size_t v = 0; v < 2; v++) {
-		ds->v[v] = (struct ds_variant){
-			.id = (int64_t)v + 1,
-			.name = xstrdup(v ? "cand" : "base"),
-			.lru = xstrdup("classic"),
-			.kernel = xstrdup("edge"),
-			.knobs = xstrdup(""),
-			.release = xstrdup("6.1.0-edge"),
-			.measured = (int)n,
-			.runs = xcalloc(n, sizeof(int64_t)),
-			.reps = xcalloc(n, sizeof(int)),
-		};
+	for (size_t v = 0; v < 2; v++)
 		for (size_t i = 0; i < n; i++)
-			ds->v[v].reps[i] = (int)i;
-	}
-	ds->nrows = 1;
-	ds->rows = xcalloc(1, sizeof(*ds->rows));
-	row = &ds->rows[0];
-	*row = (struct ds_row){
-		.label = xstrdup("w:k"),
-		.metric = xstrdup("w:k"),
-		.scope = xstrdup("w"),
-		.group = xstrdup("w"),
-		.family = xstrdup("w"),
-		.unit = xstrdup(unit),
-		.better = better,
-		.result = result,
-		.key = true,
-		.vals = xcalloc(2 * n, sizeof(double)),
-		.reps = xcalloc(2 * n, sizeof(int)),
-		.n = xcalloc(2, sizeof(size_t)),
-	};
-	for (size_t v = 0; v < 2; v++) {
-		row->n[v] = n;
-		for (size_t i = 0; i < n; i++) {
 			row->vals[v * n + i] = v ? b[i] : a[i];
-			row->reps[v * n + i] = (int)i;
-		}
-	}
 	return ds;
 }
 

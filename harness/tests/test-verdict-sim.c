@@ -34,6 +34,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "adaptive.h"
+#include "dataset-fixture.h"
 #include "util.h"
 #include "verdict.h"
 
@@ -46,59 +47,20 @@
 static struct dataset *synthetic(double vals[2][FAMILY][MAX_BLOCKS], size_t n, bool adaptive,
 				 size_t rows)
 {
-	struct dataset *ds = xcalloc(1, sizeof(*ds));
+	struct dataset *ds = ds_fixture("sim", n, rows);
 
-	ds->campaign = xstrdup("sim");
-	ds->release = xstrdup("6.1.0-sim");
-	ds->nv = 2;
-	ds->maxruns = n;
 	ds->adaptive = adaptive;
 	ds->min_reps = MIN_BLOCKS;
 	ds->max_reps = MAX_BLOCKS;
-	ds->v = xcalloc(2, sizeof(*ds->v));
-	for (size_t v = 0; v < 2; v++) {
-		ds->v[v] = (struct ds_variant){
-			.id = (int64_t)v + 1,
-			.name = xstrdup(v ? "cand" : "base"),
-			.lru = xstrdup("classic"),
-			.kernel = xstrdup("sim"),
-			.knobs = xstrdup(""),
-			.release = xstrdup("6.1.0-sim"),
-			.measured = (int)n,
-			.runs = xcalloc(n, sizeof(int64_t)),
-			.reps = xcalloc(n, sizeof(int)),
-		};
-		for (size_t i = 0; i < n; i++)
-			ds->v[v].reps[i] = (int)i;
-	}
-	ds->nrows = rows;
-	ds->rows = xcalloc(rows, sizeof(*ds->rows));
 	for (size_t r = 0; r < rows; r++) {
-		struct ds_row *row = &ds->rows[r];
+		struct ds_row *row;
 		char label[32];
 
 		snprintf(label, sizeof(label), "w:k%zu", r);
-		*row = (struct ds_row){
-			.label = xstrdup(label),
-			.metric = xstrdup(label),
-			.scope = xstrdup("w"),
-			.group = xstrdup("w"),
-			.family = xstrdup("w"),
-			.unit = xstrdup("ns"),
-			.better = BETTER_LOWER,
-			.result = true,
-			.key = true,
-			.vals = xcalloc(2 * n, sizeof(double)),
-			.reps = xcalloc(2 * n, sizeof(int)),
-			.n = xcalloc(2, sizeof(size_t)),
-		};
-		for (size_t v = 0; v < 2; v++) {
-			row->n[v] = n;
-			for (size_t i = 0; i < n; i++) {
+		row = ds_fixture_row(ds, r, label, "ns", BETTER_LOWER, true);
+		for (size_t v = 0; v < 2; v++)
+			for (size_t i = 0; i < n; i++)
 				row->vals[v * n + i] = vals[v][r][i];
-				row->reps[v * n + i] = (int)i;
-			}
-		}
 	}
 	return ds;
 }
