@@ -12,7 +12,8 @@ test_failed_runs() {
 		> "$tmp/failed.out" 2> "$tmp/failed.err" || rc=$?
 	[[ $rc == 3 ]] || { bad failed-runs "lrubench run exit $rc, want 3: $(tail -3 "$tmp/failed.err")"; return; }
 	local st; st=$(q "$db" "SELECT group_concat(status, ' ') FROM (SELECT status FROM run ORDER BY ord)")
-	[[ $st == "failed-kernel failed-kernel" ]] || { bad failed-runs "runs: $st"; return; }
+	[[ $st == "failed-kernel failed-kernel" ]] ||
+		{ bad failed-runs "runs: $st: $(q "$db" "SELECT group_concat(id || ' ' || status || ': ' || reason, '; ') FROM run")"; return; }
 	grep -q '^INCOMPLETE: no run was measured' "$tmp/failed.out" ||
 		{ bad failed-runs "run's summary does not say INCOMPLETE: $(head -3 "$tmp/failed.out")"; return; }
 	rc=0; $lrb compare "$db" > "$tmp/failed.cmp" 2> "$tmp/failed.cmp.err" || rc=$?
