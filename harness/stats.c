@@ -134,16 +134,20 @@ static double *rank_sum_counts(const long *r2, size_t n, size_t n1, size_t *ret_
 {
 	size_t len = n * (n + 1) + 1;
 	double *dp = xcalloc((n1 + 1) * len, sizeof(*dp));
+	size_t reach = 0; /* no subset of the ranks so far sums beyond it */
 	double *out;
 
 	dp[0] = 1;
 	for (size_t i = 0; i < n; i++) {
 		size_t kmax = i + 1 < n1 ? i + 1 : n1;
 
+		reach += (size_t)r2[i];
+		if (reach >= len)
+			reach = len - 1;
 		for (size_t k = kmax; k >= 1; k--) {
 			double *to = &dp[k * len], *from = &dp[(k - 1) * len];
 
-			for (size_t s = (size_t)r2[i]; s < len; s++)
+			for (size_t s = reach; s >= (size_t)r2[i]; s--)
 				to[s] += from[s - (size_t)r2[i]];
 		}
 	}
