@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "noise.h"
 #include "plan.h"
+#include "spending.h"
 #include "stats.h"
 #include "store.h"
 #include "util.h"
@@ -225,6 +226,11 @@ const struct noise_row *noise__find(const struct noise *nz, const char *label)
 double noise__mde_at(const struct noise_row *r, size_t n)
 {
 	return stats__mde(n, r->cv, NOISE_ALPHA, NOISE_POWER);
+}
+
+double noise__key_level(void)
+{
+	return 1 - spending__nominal_at(NOISE_ALPHA / 3, 3, 6, 6);
 }
 
 double noise__mde_paired_at(const struct noise_row *r, size_t blocks, double level)
