@@ -7,7 +7,6 @@
 #include "util.h"
 #include "verdict.h"
 
-#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <sqlite3.h>
 #include <string.h>
@@ -237,9 +236,8 @@ double noise__mde_paired_at(const struct noise_row *r, size_t blocks, double lev
 {
 	if (blocks < 2 || isnan(r->pair_sd))
 		return NAN;
-	return (stats__t_crit(level, (double)(blocks - 1)) +
-		gsl_cdf_tdist_Pinv(NOISE_POWER, (double)(blocks - 1))) *
-	       r->pair_sd / sqrt((double)blocks);
+	/* the non-central t's answer: the shortcut with t quantiles is 14% short at 3 blocks */
+	return stats__paired_mde(blocks, r->pair_sd, level, NOISE_POWER);
 }
 
 void noise__free(struct noise *nz)

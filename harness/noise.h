@@ -13,7 +13,8 @@
  * mde is the unpaired (Welch) figure at n runs a side, alpha 0.05; pair_sd
  * the spread of the block differences relative to the mean, and mde_paired
  * what the verdicts' paired rule detects over those blocks at the level of
- * a key metric among 3 key tests at its last look (NOISE_KEY_LEVEL).
+ * a key metric among 3 key tests at its last look (NOISE_KEY_LEVEL), solved on
+ * the non-central t (stats__paired_mde).
  * An A/A campaign stores its own; 'lrubench report DB --noise AA.db' copies
  * them into another campaign's database, whose reports then quote them.
  */
