@@ -110,8 +110,8 @@ int bisect_judge(const double *good, size_t ng, const double *x, size_t nx,
 		hi = expm1(hi);
 	} else {
 		/* a value at or below zero: the difference of the means over the good end's */
-		welch_interval(good, ng, res * res / 12, x, nx, res * res / 12, rule->level, &d, &lo,
-			       &hi, &j.p);
+		welch_interval(good, ng, res * res / 12, x, nx, res * res / 12, rule->level, &d,
+			       &lo, &hi, &j.p);
 		j.worse = d / fabs(j.mean_good);
 		lo /= fabs(j.mean_good);
 		hi /= fabs(j.mean_good);
