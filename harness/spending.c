@@ -155,6 +155,11 @@ double spending__nominal_at(double alpha, int first, int last, int blocks)
 {
 	double p[SPENDING_MAX_LOOKS];
 
+	/* a look at 1 block has no t test: the first is at 2 at least */
+	if (first < 2)
+		first = 2;
+	if (last < first)
+		last = first;
 	if (spending__nominal(alpha, first, last, p) < 0)
 		return NAN;
 	if (blocks < first)

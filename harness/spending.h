@@ -54,7 +54,10 @@ double spending__obf(double alpha, double t);
  */
 int spending__nominal(double alpha, int first, int last, double *ret_p);
 
-/* The nominal p level of the look at blocks (clamped to first..last); NAN on bad arguments. */
+/*
+ * The nominal p level of the look at blocks (clamped to first..last, first
+ * to 2 at least); NAN on bad arguments.
+ */
 double spending__nominal_at(double alpha, int first, int last, int blocks);
 
 #endif

@@ -309,11 +309,13 @@ double analysis__far(const struct analysis *an)
 static double key_nominal(const struct analysis *an, size_t blocks)
 {
 	const struct dataset *ds = an->ds;
-	double a = analysis__far(an) / (double)(an->key_total ? an->key_total : 1);
+	double a = analysis__far(an) / (double)(an->key_total ? an->key_total : 1), p;
 
 	if (an->looks < 2)
 		return a;
-	return spending__nominal_at(a, ds->min_reps, ds->max_reps, (int)blocks);
+	p = spending__nominal_at(a, ds->min_reps, ds->max_reps, (int)blocks);
+	/* a design spending.c cannot take: Bonferroni over the looks, never no level */
+	return isnan(p) ? a / (double)an->looks : p;
 }
 
 /* Key metrics: Bonferroni over every key test of the campaign, alpha spent over the looks. */
