@@ -157,7 +157,7 @@ check-full:
 $(BUILD)/bench-ingest: $(BUILD)/host/harness/tests/bench-ingest.o $(HOST_LIB_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(HOST_LDLIBS)
 
-bench: deps all $(BUILD)/bench-ingest
+bench: deps all $(BUILD)/bench-ingest $(BUILD)/tests/test-verdict-sim $(BUILD)/tests/test-intervals
 	harness/tests/bench.sh $(BUILD)
 
 # Fuzzing (libFuzzer, clang): each target runs FUZZ_SECONDS on its committed seed

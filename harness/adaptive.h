@@ -8,9 +8,9 @@
  *   stop, budget     max_repetitions blocks ran, or one more block would
  *                    not end within max_time (the mean block so far);
  *   continue         otherwise.
- * Looking after every block is what the verdict layer's Bonferroni over
- * looks pays for: the chance of a false verdict stays below alpha whatever
- * the look at which the campaign stops. Pure: numbers in, decision out.
+ * Looking after every block is what the verdict layer's alpha spending
+ * over looks pays for (spending.h): the chance of a false verdict stays
+ * below alpha whatever the look at which the campaign stops. Pure: numbers in, decision out.
  */
 #ifndef LRUBENCH_ADAPTIVE_H
 #define LRUBENCH_ADAPTIVE_H

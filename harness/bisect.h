@@ -9,21 +9,28 @@
  * good, X, ...), so a host that drifts between steps (load, thermals)
  * cannot pass for a change.
  *
- * The rule. Changes are relative to the good end's mean and oriented so
- * that positive is worse (the metric's better direction decides):
- *   worse = (mean(x) - mean(good)) / |mean(good)|, negated when higher is
- *   better; [lo, hi] its seeded percentile bootstrap interval (stats.h).
- * The ends must bracket a regression beyond doubt: Welch's t test of the
- * two ends gives p < alpha, the bad end's interval lies wholly above zero
- * and its change is at least the minimum effect; otherwise there is nothing
- * to bisect. (Welch's test guards the bootstrap, whose percentile interval
- * is too narrow with the three or so runs a side a bisection affords.) The threshold is half the bad end's change (the
- * midpoint between the ends). A commit is
+ * The rule. Changes are relative to the good end and oriented so that
+ * positive is worse (the metric's better direction decides): for positive
+ * values (times, rates, counts) the ratio of the geometric means minus 1,
+ *   worse = exp(mean(log x) - mean(log good)) - 1, negated when higher is
+ *   better; [lo, hi] Welch's t interval of that log ratio at level, mapped
+ *   back (its coverage is the t interval's at 2 to 5 runs a side, where a
+ *   percentile bootstrap's was 67% at 2 and 81% at 3 for a nominal 95%:
+ *   test-bisect simulates it); p Welch's test of the same difference.
+ * With a value at or below zero, the difference of the means over
+ * |mean(good)| and its Welch interval instead.
+ * The ends must bracket a regression beyond doubt: p < alpha, the bad end's
+ * interval lies wholly above zero and its change is at least the minimum
+ * effect; otherwise there is nothing to bisect. The threshold is half the
+ * bad end's change (the midpoint between the ends). A commit is
  *   bad        when its interval lies wholly above the threshold and
- *              Welch's test against the good end gives p < alpha,
- *   good       when wholly below it,
- *   undecided  otherwise: the caller measures more repetitions, up to its
- *              limit, and then tells git to skip the commit.
+ *              p < alpha against the good end,
+ *   good       when its interval lies wholly within +-threshold (an
+ *              equivalence margin: shown to be nearer the good end than
+ *              the bad, never merely "no significant change"),
+ *   undecided  otherwise, a commit much better than the good end included:
+ *              the caller measures more repetitions, up to its limit, and
+ *              then tells git to skip the commit.
  */
 #ifndef LRUBENCH_BISECT_H
 #define LRUBENCH_BISECT_H
@@ -39,9 +46,9 @@ enum bisect_call { BISECT_GOOD, BISECT_BAD, BISECT_UNDECIDED };
 struct bisect_rule {
 	double min_effect; /* the least relative change the ends must show, 0.05 */
 	double alpha;	   /* Welch's p the ends must beat, 0.05 */
-	double level;	   /* of the bootstrap interval, 0.95 */
-	uint64_t seed;	   /* of the bootstrap */
-	unsigned resamples;
+	double level;	   /* of the interval, 0.95 */
+	uint64_t seed;	   /* unused since the t interval (kept: bisection databases store it) */
+	unsigned resamples; /* likewise */
 };
 #define BISECT_RULE_DEFAULT \
 	((struct bisect_rule){                                                         \

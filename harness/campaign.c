@@ -1143,7 +1143,7 @@ int campaign_run(struct plan *plan, const struct campaign_opts *o)
 		store__meta_set(c.st, "repetitions", buf);
 		snprintf(buf, sizeof(buf), "%d", plan->warmup);
 		store__meta_set(c.st, "plan.warmup", buf); /* stats skip repetitions below it */
-		/* the verdicts' Bonferroni over looks, and --resume, read it */
+		/* the verdicts' alpha spending over looks, and --resume, read it */
 		store__meta_set(c.st, "plan.adaptive", c.adaptive ? "1" : "0");
 		if (o->aa_variant)
 			store__meta_set(c.st, "noise.variant", o->aa_variant);

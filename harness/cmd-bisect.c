@@ -477,7 +477,7 @@ static int step_measure(struct bisect_ctx *c, struct measurement *m)
 			   "threshold %+.1f%%, Welch p = %.2g (%zu runs)",
 			   100 * j.worse, 100 * j.lo, 100 * j.hi,
 			   j.call == BISECT_BAD	 ? "wholly above"
-			   : j.call == BISECT_GOOD ? "wholly below"
+			   : j.call == BISECT_GOOD ? "wholly within +-"
 			   : j.lo > c->threshold	 ? "wholly above (but p >= alpha)"
 						 : "straddles",
 			   100 * c->threshold, j.p, n);
@@ -781,9 +781,10 @@ static void usage(FILE *f)
 		"  --accel auto|kvm|tcg   accelerator\n"
 		"  --timeout DURATION     per-run limit (overrides the plan)\n"
 		"Each commit runs beside the good end, interleaved. A step is bad when the %.0f%%\n"
-		"bootstrap interval of its change against the good end lies wholly beyond half\n"
-		"the bad end's change and Welch's p < 0.05, good when the interval is wholly\n"
-		"short of it; otherwise --reps more runs, up to --max-reps, then git skips it.\n"
+		"t interval of its change (log ratio) against the good end lies wholly beyond\n"
+		"half the bad end's change and Welch's p < 0.05, good when the interval lies\n"
+		"wholly within +-that margin; otherwise --reps more runs, up to --max-reps, then\n"
+		"git skips it.\n"
 		"A commit that does not build or measures nothing is skipped. Exit: 0 first bad\n"
 		"commit found, 1 no regression between the ends or only skipped commits left,\n"
 		"2 error, 130 interrupted.\n",

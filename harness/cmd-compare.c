@@ -69,6 +69,13 @@ static int verdict_opt(int c, const char *arg, struct verdict_opts *vo, const ch
 			return 2;
 		}
 		return 0;
+	case 'F':
+		vo->far = strtod(arg, &end);
+		if (end == arg || *end || !(vo->far > 0 && vo->far < 1)) {
+			log_err("--far: bad value '%s' (between 0 and 1, e.g. 0.05)", arg);
+			return 2;
+		}
+		return 0;
 	}
 	return 2;
 }
@@ -85,10 +92,11 @@ static void load_error(const char *db, const char *baseline, int r)
 
 static const char compare_usage[] =
 	"usage: lrubench compare DB [--all] [--baseline VARIANT] [--min-effect PCT] [--alpha A]\n"
-	"                           [--log-ratio]\n"
+	"                           [--log-ratio] [--far F]\n"
 	"  the summary: each workload's key metrics, change, interval, verdict\n"
 	"  --all  then every row: key and exploratory metrics, and the table of means\n"
 	"  --log-ratio  times, rates and counts by the paired t on log ratios (geometric means)\n"
+	"  --far F  the chance of exit 1 under no change, over every key test (default: alpha)\n"
 	"  exit 0: no key metric regressed, 1: one did, 2: error,\n"
 	"       3: incomplete (failed runs, a variant short of blocks, nothing measured)\n";
 
@@ -98,6 +106,7 @@ int cmd_compare(int argc, char **argv)
 		{ "baseline", required_argument, NULL, 'b' },
 		{ "min-effect", required_argument, NULL, 'm' },
 		{ "alpha", required_argument, NULL, 'a' },
+		{ "far", required_argument, NULL, 'F' },
 		{ "log-ratio", no_argument, NULL, 'L' },
 		{ "all", no_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
@@ -159,7 +168,7 @@ int cmd_compare(int argc, char **argv)
 static const char report_usage[] =
 	"usage: lrubench report DB [--junit FILE] [--json FILE] [--min-effect PCT] [--alpha A]\n"
 	"                          [--baseline VARIANT] [--noise AA.db] [--wss WSS.db] [--no-plots]\n"
-	"                          [--log-ratio]\n"
+	"                          [--log-ratio] [--far F]\n"
 	"  writes reports/<campaign>/ (report.md, index.html, plots/)\n"
 	"  --noise AA.db  copy the noise figures of an A/A campaign ('lrubench noise') in first\n"
 	"  --wss WSS.db   copy the working sets of a measuring pass ('lrubench wss') in first:\n"
@@ -175,6 +184,7 @@ int cmd_report(int argc, char **argv)
 		{ "baseline", required_argument, NULL, 'b' },
 		{ "min-effect", required_argument, NULL, 'm' },
 		{ "alpha", required_argument, NULL, 'a' },
+		{ "far", required_argument, NULL, 'F' },
 		{ "log-ratio", no_argument, NULL, 'L' },
 		{ "noise", required_argument, NULL, 'n' },
 		{ "wss", required_argument, NULL, 'W' },

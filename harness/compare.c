@@ -433,13 +433,13 @@ void compare__verdicts(const struct analysis *an, const struct noise *nz, FILE *
 			"blocks with both\n"
 			"sides. change: relative change of the paired means, with Fieller's interval "
 			"of their ratio.\n"
-			"key rows: the paired t test at %s (m: the family's size),\n"
+			"key rows: the paired t test at %s,\n"
 			"the interval at that level, q = p scaled to it; verdict when q <= %g and "
 			"|change| >= %s.\n"
 			"Other rows are exploratory: 95%% intervals, q by Benjamini-Hochberg over the "
 			"%zu\n"
 			"exploratory tests, marked worse?/better?, not in the verdict.\n",
-			lv, an->o.alpha, pct, an->tests);
+			lv, analysis__far(an), pct, an->tests);
 	}
 	if (any_absolute(an, SIZE_MAX, false))
 		absolute_note(out);
@@ -597,11 +597,10 @@ void compare__summary(const struct analysis *an, FILE *out)
 			"n = blocks (each variant once, interleaved). change: relative change of the "
 			"paired means;\n"
 			"interval: Fieller's, at the level shown: the paired t test at %s\n"
-			"for a family of m key metrics (at most %g chance of any false verdict per "
-			"workload).\n"
+			"(at most %g chance of any false verdict over the campaign's key metrics).\n"
 			"A verdict needs that test and |change| >= %s; \"same\": the interval lies "
 			"within ±%s.\n",
-			lv, an->o.alpha, pct, pct);
+			lv, analysis__far(an), pct, pct);
 	}
 	if (any_absolute(an, SIZE_MAX, true))
 		absolute_note(out);
@@ -678,7 +677,7 @@ void compare__noise(const struct noise *nz, FILE *out)
 		"test at alpha %g\n"
 		"with 2 runs a side (the rule before blocks); paired, the verdicts' rule over "
 		"these blocks\n"
-		"at a key metric's level in a family of 3 at its last look (%.2f%%).\n\n",
+		"at a key metric's level among 3 key tests at its last look (%.2f%%).\n\n",
 		nz->source, NOISE_POWER, NOISE_ALPHA, 100 * NOISE_KEY_LEVEL);
 	fprintf(out, "%-44s %6s %7s %8s %10s %12s %8s\n", "metric", "blocks", "cv", "pair cv",
 		"A/A change", "MDE Welch n=2", "paired");

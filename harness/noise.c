@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "noise.h"
 #include "plan.h"
+#include "spending.h"
 #include "stats.h"
 #include "store.h"
 #include "util.h"
 #include "verdict.h"
 
-#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <sqlite3.h>
 #include <string.h>
@@ -227,13 +227,17 @@ double noise__mde_at(const struct noise_row *r, size_t n)
 	return stats__mde(n, r->cv, NOISE_ALPHA, NOISE_POWER);
 }
 
+double noise__key_level(void)
+{
+	return 1 - spending__nominal_at(NOISE_ALPHA / 3, 3, 6, 6);
+}
+
 double noise__mde_paired_at(const struct noise_row *r, size_t blocks, double level)
 {
 	if (blocks < 2 || isnan(r->pair_sd))
 		return NAN;
-	return (stats__t_crit(level, (double)(blocks - 1)) +
-		gsl_cdf_tdist_Pinv(NOISE_POWER, (double)(blocks - 1))) *
-	       r->pair_sd / sqrt((double)blocks);
+	/* the non-central t's answer: the shortcut with t quantiles is 14% short at 3 blocks */
+	return stats__paired_mde(blocks, r->pair_sd, level, NOISE_POWER);
 }
 
 void noise__free(struct noise *nz)

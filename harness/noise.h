@@ -13,7 +13,8 @@
  * mde is the unpaired (Welch) figure at n runs a side, alpha 0.05; pair_sd
  * the spread of the block differences relative to the mean, and mde_paired
  * what the verdicts' paired rule detects over those blocks at the level of
- * a key metric in a family of 3 at its last look (NOISE_KEY_LEVEL).
+ * a key metric among 3 key tests at its last look (NOISE_KEY_LEVEL), solved on
+ * the non-central t (stats__paired_mde).
  * An A/A campaign stores its own; 'lrubench report DB --noise AA.db' copies
  * them into another campaign's database, whose reports then quote them.
  */
@@ -28,8 +29,13 @@ struct store;
 
 #define NOISE_ALPHA 0.05
 #define NOISE_POWER 0.8
-/* 1 - alpha x 1/2 (the last look's share) / 3 (a family of 3): verdict.h */
-#define NOISE_KEY_LEVEL (1 - 0.05 * 0.5 / 3)
+/*
+ * The level of a key test at the last look of the quick plan's design (3 to
+ * 6 blocks) in a campaign of 3 key tests: 1 - the nominal level of the look
+ * at 6 blocks for alpha 0.05 / 3 spent over the looks (verdict.h).
+ */
+double noise__key_level(void);
+#define NOISE_KEY_LEVEL (noise__key_level())
 
 struct noise_row {
 	char *label;

@@ -302,9 +302,10 @@ int report_json(const struct report *rp, FILE *f)
 	fprintf(f,
 		",\n  \"options\": {\"min_effect\": %g, \"alpha\": %g, \"level\": %g, "
 		"\"test\": \"paired-t over blocks\", \"interval\": \"fieller\", "
-		"\"key_adjust\": \"bonferroni over family and looks\", "
+		"\"key_adjust\": \"bonferroni over the campaign's key tests, obf-like spending over "
+		"looks\", \"far\": %g, "
 		"\"exploratory_adjust\": \"benjamini-hochberg\", \"looks\": %zu},\n",
-		an->o.min_effect, an->o.alpha, an->o.level, an->looks);
+		an->o.min_effect, an->o.alpha, an->o.level, analysis__far(an), an->looks);
 	{
 		_cleanup_free_ char *buf = NULL;
 		const char *why = analysis__incomplete(an, &buf);

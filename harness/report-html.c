@@ -321,14 +321,15 @@ static void verdicts(FILE *f, const struct report *rp)
 		escape_xml(f, lv);
 	}
 	fprintf(f,
-		" for a family of m (Bonferroni, and alpha spent over the looks of an adaptive "
-		"campaign), so that any false verdict in a family has at most a %g chance; the "
+		" (Bonferroni over every key test of the campaign, and alpha spent over the looks "
+		"of an adaptive one), so that any false verdict in the campaign has at most a %g "
+		"chance; the "
 		"interval at that level. A verdict needs that test and a change of at least "
 		"%.0f%%. Exploratory rows: 95%% intervals, q by Benjamini-Hochberg over the %zu "
 		"exploratory tests, never part of the verdict or the exit status. n/c: the metric "
 		"means different things under classic LRU and MGLRU on this kernel, so no verdict "
 		"is given across them.",
-		an->o.alpha, 100 * an->o.min_effect, an->tests);
+		analysis__far(an), 100 * an->o.min_effect, an->tests);
 	if (rp->nz) {
 		fprintf(f, " MDE: the smallest change these runs detect (alpha 0.05, power 0.8), "
 			   "from the A/A campaign ");

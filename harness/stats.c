@@ -7,6 +7,9 @@
 #include "util.h"
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_integration.h>
+#include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sf_gamma.h>
 #include <gsl/gsl_sort.h>
@@ -134,16 +137,20 @@ static double *rank_sum_counts(const long *r2, size_t n, size_t n1, size_t *ret_
 {
 	size_t len = n * (n + 1) + 1;
 	double *dp = xcalloc((n1 + 1) * len, sizeof(*dp));
+	size_t reach = 0; /* no subset of the ranks so far sums beyond it */
 	double *out;
 
 	dp[0] = 1;
 	for (size_t i = 0; i < n; i++) {
 		size_t kmax = i + 1 < n1 ? i + 1 : n1;
 
+		reach += (size_t)r2[i];
+		if (reach >= len)
+			reach = len - 1;
 		for (size_t k = kmax; k >= 1; k--) {
 			double *to = &dp[k * len], *from = &dp[(k - 1) * len];
 
-			for (size_t s = (size_t)r2[i]; s < len; s++)
+			for (size_t s = reach; s >= (size_t)r2[i]; s--)
 				to[s] += from[s - (size_t)r2[i]];
 		}
 	}
@@ -374,6 +381,66 @@ double stats__mde(size_t n, double sd_rel, double alpha, double power)
 	df = (double)(2 * n - 2);
 	return (gsl_cdf_tdist_Pinv(1 - alpha / 2, df) + gsl_cdf_tdist_Pinv(power, df)) *
 	       sqrt(2.0 / (double)n) * sd_rel;
+}
+
+/* P(|Z + lambda| > c sqrt(V / df)) times the density of V ~ chi2(df). */
+struct nct_args {
+	double lambda, c, df;
+};
+
+static double nct_integrand(double v, void *p)
+{
+	const struct nct_args *a = p;
+	double c = a->c * sqrt(v / a->df);
+
+	return (gsl_cdf_ugaussian_P(-c - a->lambda) + gsl_cdf_ugaussian_Q(c - a->lambda)) *
+	       gsl_ran_chisq_pdf(v, a->df);
+}
+
+double stats__paired_t_power(size_t n, double effect, double level)
+{
+	struct nct_args a;
+	gsl_integration_workspace *w;
+	gsl_function f = { .function = nct_integrand, .params = &a };
+	gsl_error_handler_t *old;
+	double result = NAN, err;
+
+	if (n < 2)
+		return NAN;
+	a = (struct nct_args){ .lambda = fabs(effect) * sqrt((double)n),
+			       .df = (double)(n - 1),
+			       .c = stats__t_crit(level, (double)(n - 1)) };
+	w = gsl_integration_workspace_alloc(1000);
+	if (!w)
+		return NAN;
+	/* a tolerance not quite reached is no reason to abort: the result stands */
+	old = gsl_set_error_handler_off();
+	gsl_integration_qagiu(&f, 0, 1e-12, 1e-10, 1000, w, &result, &err);
+	gsl_set_error_handler(old);
+	gsl_integration_workspace_free(w);
+	return result;
+}
+
+double stats__paired_mde(size_t n, double sd, double level, double power)
+{
+	double lo = 0, hi;
+
+	if (n < 2 || isnan(sd))
+		return NAN;
+	/* the shortcut is below the answer: start there and double until it is passed */
+	hi = (stats__t_crit(level, (double)(n - 1)) + gsl_cdf_tdist_Pinv(power, (double)(n - 1))) /
+	     sqrt((double)n);
+	while (stats__paired_t_power(n, hi, level) < power && hi < 1e6)
+		hi *= 2;
+	for (int i = 0; i < 60; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (stats__paired_t_power(n, mid, level) < power)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2 * sd;
 }
 
 double stats__mean_ci_half(size_t n, double sd, double level)

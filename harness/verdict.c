@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "verdict.h"
+#include "spending.h"
 #include "util.h"
 
 #include <math.h>
@@ -221,13 +222,14 @@ static enum change_scale declared_scale(const struct analysis *an, const struct 
 }
 
 /* The verdict a tested row gets from its p-value and change (on its scale). */
-static enum verdict verdict_of(const struct analysis *an, const struct comparison *c, double q)
+static enum verdict verdict_of(const struct analysis *an, const struct comparison *c, double q,
+			       double alpha)
 {
 	enum metric_better better = an->ds->rows[c->row].better;
 	double ch, lo, hi;
 
 	comparison__effect(c, &ch, &lo, &hi);
-	if (!(q <= an->o.alpha) || !(fabs(ch) >= an->o.min_effect))
+	if (!(q <= alpha) || !(fabs(ch) >= an->o.min_effect))
 		return VERDICT_NO_CHANGE;
 	if (better == BETTER_NONE)
 		return VERDICT_CHANGED;
@@ -244,14 +246,22 @@ static double abs_rel_half(const struct comparison *c, size_t n2)
 	return stats__t_crit(c->level, (double)(n2 - 1)) * sd / sqrt((double)n2) / c->ref;
 }
 
+/* The half-width, in the minimum effect's units, the interval would have with n2 pairs. */
+static double half_at(const struct comparison *c, const double *pa, const double *pb, size_t n2)
+{
+	return c->scale == CHANGE_ABSOLUTE ? abs_rel_half(c, n2) :
+					     stats__paired_rel_half(pa, pb, c->pairs, n2, c->level);
+}
+
 /* Where a key metric stands, and how many more blocks would likely settle it. */
 static void decide_key(const struct analysis *an, struct comparison *c, const double *pa,
 		       const double *pb)
 {
 	double me = an->o.min_effect, gap, ch, lo, hi;
+	size_t lo_n, hi_n;
 
 	comparison__effect(c, &ch, &lo, &hi);
-	if (isnan(lo) && isinf(ch) && c->q <= an->o.alpha) {
+	if (isnan(lo) && isinf(ch) && c->q <= analysis__far(an)) {
 		/* unbounded, from a zero base: an infinite change is beyond any minimum */
 		c->decision = DECISION_BEYOND;
 		return;
@@ -268,42 +278,58 @@ static void decide_key(const struct analysis *an, struct comparison *c, const do
 	gap = fabs(fabs(ch) - me);
 	if (!(gap > 0) || !isfinite(gap))
 		return;
-	for (size_t n2 = c->pairs + 1; n2 <= c->pairs + 200; n2++)
-		if ((c->scale == CHANGE_ABSOLUTE ?
-			     abs_rel_half(c, n2) :
-			     stats__paired_rel_half(pa, pb, c->pairs, n2, c->level)) < gap) {
-			c->more_blocks = n2 - c->pairs;
-			return;
-		}
+	/* the half-width shrinks as blocks are added: the first n2 below the gap, by bisection */
+	if (!(half_at(c, pa, pb, c->pairs + 200) < gap))
+		return;
+	lo_n = c->pairs;
+	hi_n = c->pairs + 200;
+	while (hi_n - lo_n > 1) {
+		size_t mid = lo_n + (hi_n - lo_n) / 2;
+
+		if (half_at(c, pa, pb, mid) < gap)
+			hi_n = mid;
+		else
+			lo_n = mid;
+	}
+	c->more_blocks = hi_n - c->pairs;
+}
+
+double analysis__far(const struct analysis *an)
+{
+	return an->o.far > 0 ? an->o.far : an->o.alpha;
 }
 
 /*
- * The share of alpha a key test at this many blocks may spend, before the
- * family's Bonferroni: the whole of it in a fixed design; in an adaptive one
- * half at the last look (max_reps blocks) and the other half split evenly
- * over the looks before it, so that the chance of a false verdict at
- * whichever look the campaign stops is at most alpha (a union bound over
- * looks; alpha-spending in the sense of Lan and DeMets 1983).
+ * The nominal level a key test at this many blocks rejects at: the
+ * campaign's false-alarm rate split evenly over its key tests (Bonferroni),
+ * and in an adaptive design that share spent over the looks by the
+ * O'Brien-Fleming-like function (spending.h), so that the chance of any
+ * false verdict in the campaign is at most far at whichever look it stops.
  */
-static double look_share(const struct analysis *an, size_t blocks)
+static double key_nominal(const struct analysis *an, size_t blocks)
 {
 	const struct dataset *ds = an->ds;
+	double a = analysis__far(an) / (double)(an->key_total ? an->key_total : 1), p;
 
 	if (an->looks < 2)
-		return 1;
-	if (blocks >= (size_t)ds->max_reps)
-		return 0.5;
-	return 0.5 / (double)(an->looks - 1);
+		return a;
+	p = spending__nominal_at(a, ds->min_reps, ds->max_reps, (int)blocks);
+	/* a design spending.c cannot take: Bonferroni over the looks, never no level */
+	return isnan(p) ? a / (double)an->looks : p;
 }
 
-/* Key metrics: Bonferroni within each family of each candidate, over the design's looks. */
+/* Key metrics: Bonferroni over every key test of the campaign, alpha spent over the looks. */
 static void decide_keys(struct analysis *an, double *pa, double *pb)
 {
 	const struct dataset *ds = an->ds;
+	double far = analysis__far(an);
 
+	for (size_t i = 0; i < an->nc; i++)
+		an->key_total += an->c[i].key && an->c[i].verdict == VERDICT_NO_CHANGE;
 	for (size_t i = 0; i < an->nc; i++) {
 		struct comparison *c = &an->c[i];
 		const char *fam = ds->rows[c->row].family;
+		double nominal;
 		size_t m = 0;
 
 		if (!c->key || c->verdict != VERDICT_NO_CHANGE)
@@ -313,10 +339,11 @@ static void decide_keys(struct analysis *an, double *pa, double *pb)
 			     an->c[j].verdict == VERDICT_NO_CHANGE &&
 			     !strcmp(ds->rows[an->c[j].row].family, fam);
 		c->family_size = m;
-		c->level = 1 - an->o.alpha * look_share(an, c->pairs) / (double)m;
+		nominal = key_nominal(an, c->pairs);
+		c->level = 1 - nominal;
 		ds_pairs(ds, &ds->rows[c->row], ds->base, c->cand, pa, pb);
 		paired_change(c, pa, pb, c->pairs, declared_scale(an, c));
-		c->q = fmin(1, c->paired.p * (double)m / look_share(an, c->pairs));
+		c->q = fmin(1, c->paired.p * far / nominal);
 		an->key_tests++;
 	}
 	for (size_t i = 0; i < an->nc; i++) {
@@ -324,7 +351,7 @@ static void decide_keys(struct analysis *an, double *pa, double *pb)
 
 		if (!c->key || !c->family_size)
 			continue;
-		c->verdict = verdict_of(an, c, c->q);
+		c->verdict = verdict_of(an, c, c->q, far);
 		ds_pairs(ds, &ds->rows[c->row], ds->base, c->cand, pa, pb);
 		decide_key(an, c, pa, pb);
 		an->regressions += c->verdict == VERDICT_REGRESSION;
@@ -366,7 +393,7 @@ static void decide_exploratory(struct analysis *an, double *pa, double *pb)
 				continue;
 			an->tests++;
 			c->q = q[i];
-			c->verdict = verdict_of(an, c, c->q);
+			c->verdict = verdict_of(an, c, c->q, an->o.alpha);
 			an->x_worse += c->verdict == VERDICT_REGRESSION;
 			an->x_better += c->verdict == VERDICT_IMPROVEMENT;
 		}
@@ -414,13 +441,31 @@ int analysis__run(struct store *st, const char *baseline, const struct verdict_o
 char *analysis__key_level_text(const struct analysis *an)
 {
 	const struct dataset *ds = an->ds;
+	size_t k = an->key_total ? an->key_total : 1;
+	double a = analysis__far(an) / (double)k, p[SPENDING_MAX_LOOKS];
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
 
-	if (an->looks < 2)
-		return xasprintf("%g/m", an->o.alpha);
-	return xasprintf("%g/(2m) at the last look (%d blocks), %g/(%zum) at each of the %zu "
-			 "before",
-			 an->o.alpha, ds->max_reps, an->o.alpha, 2 * (an->looks - 1),
-			 an->looks - 1);
+	if (an->looks < 2 || spending__nominal(a, ds->min_reps, ds->max_reps, p) < 0)
+		return xasprintf("%g/%zu (the campaign's %g over its %zu key test%s)",
+				 analysis__far(an), k, analysis__far(an), k, k == 1 ? "" : "s");
+	f = open_memstream(&buf, &len);
+	fprintf(f, "%g/%zu (the campaign's %g over its %zu key test%s) spent over the looks "
+		   "(O'Brien-Fleming-like): p <= ",
+		analysis__far(an), k, analysis__far(an), k, k == 1 ? "" : "s");
+	for (int b = ds->min_reps; b <= ds->max_reps; b++) {
+		/* many looks: the first two and the last */
+		if (an->looks > 6 && b == ds->min_reps + 2) {
+			fprintf(f, ", ...");
+			b = ds->max_reps - 1;
+			continue;
+		}
+		fprintf(f, "%s%.2g at %d", b > ds->min_reps ? ", " : "", p[b - ds->min_reps], b);
+	}
+	fprintf(f, " blocks");
+	fclose(f);
+	return buf;
 }
 
 size_t analysis__blocks(const struct analysis *an, size_t cand)

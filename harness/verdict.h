@@ -49,17 +49,24 @@
  * differences; the sign-flip p shows how far a verdict leans on that
  * assumption.
  *
- * Families (multiple comparisons). A workload's key results (and the
- * machine's key counters, family "system") form one family per candidate:
- * its tests are at alpha x s / m, m its size (Bonferroni) and s the share
- * of alpha the look may spend: 1 for a fixed number of repetitions; for
- * repetitions = auto, 1/2 at the last look (max blocks) and 1/(2(L - 1))
- * at each of the L - 1 looks before (L = max - min + 1), so that the chance
- * of any false verdict in a family stays below alpha however the adaptive
- * campaign stops (a union bound over looks). Key intervals are at that
- * level. A key metric is then
+ * Families and the campaign (multiple comparisons). A workload's key
+ * results (and the machine's key counters, family "system") form one family
+ * per candidate (family_size m, shown), but the exit status answers one
+ * question for the whole campaign, "did anything regress?", so its
+ * false-alarm rate (opts.far, --far; alpha unless set: 0.05) is held over every key test of every
+ * candidate: each is tested at far / K, K the campaign's key tests
+ * (Bonferroni; a campaign of 4 workloads' families of 3 and 2 candidates
+ * has K = 24). For a fixed number of repetitions that is the nominal level.
+ * For repetitions = auto the campaign looks at the data after each block
+ * from min to max blocks, and far / K is spent over those looks by Lan and
+ * DeMets' O'Brien-Fleming-like function (spending.h): the look at k blocks
+ * rejects at the nominal level of a group-sequential boundary computed for
+ * the correlated looks, tiny at the first looks and nearly far / K at the
+ * last, so that the chance of any false verdict in the campaign stays at
+ * most far however the adaptive campaign stops. Key intervals are at that
+ * level (c->level), and q = p x far / nominal. A key metric is then
  *   regression / improvement / changed (no better direction)
- *                 p <= alpha x s / m and |change| >= min effect;
+ *                 q <= far and |change| >= min effect;
  *   no significant change otherwise.
  * Its decision, for adaptive campaigns: "beyond" when the interval lies
  * wholly beyond +-min effect, "within" when wholly inside it, else "open"
@@ -106,7 +113,8 @@ enum decision {
 
 struct verdict_opts {
 	double min_effect; /* relative, 0.05 */
-	double alpha;	   /* per family, 0.05 */
+	double alpha;	   /* exploratory q threshold, and far unless set: 0.05 */
+	double far;	   /* the campaign's false-alarm rate over its key tests; 0: alpha */
 	double level;	   /* exploratory intervals, 0.95 */
 	bool log_ratio;	   /* each row on its kind's declared scale (CHANGE_LOG where declared) */
 };
@@ -130,7 +138,7 @@ struct comparison {
 	double change; /* (mean(cur) - mean(base)) / |mean(base)| over the pairs; +-INFINITY
 			  from a zero base; NAN none */
 	double ci_lo, ci_hi; /* Fieller interval of change at level; NAN unbounded or none */
-	double level;	     /* of the interval: 1 - alpha / (m x looks) for a key metric */
+	double level;	     /* of the interval: 1 - the nominal level for a key metric */
 	struct stats_test paired;    /* p NAN when not computed */
 	struct stats_test welch, mw; /* unpaired, shown beside it in JSON */
 	struct stats_test flip; /* exact sign-flip test, pairs <= VERDICT_FLIP_MAX; else p NAN */
@@ -138,7 +146,7 @@ struct comparison {
 	enum change_scale scale;
 	double diff, diff_lo, diff_hi; /* mean(cur - base) over the pairs, t interval at level */
 	double ref; /* CHANGE_ABSOLUTE: max(|paired means|, res), what min_effect is relative to */
-	double q; /* key: p x m x looks (capped at 1); exploratory: Benjamini-Hochberg; NAN none */
+	double q; /* key: p x far / nominal (capped at 1); exploratory: Benjamini-Hochberg; NAN none */
 	double cliff, hedges; /* NAN when undefined */
 	bool key;
 	size_t family_size; /* key: m */
@@ -156,6 +164,7 @@ struct analysis {
 	size_t looks;	  /* looks at the data the design allows */
 	size_t tests;	  /* exploratory tests (the Benjamini-Hochberg family) */
 	size_t key_tests; /* key metrics tested, over every candidate */
+	size_t key_total; /* K: the key tests far is split over (= key_tests) */
 	/* key metrics only: what decides the exit status */
 	size_t regressions, improvements, changed, open;
 	/* exploratory rows beyond the minimum effect at q <= alpha */
@@ -170,11 +179,14 @@ void analysis__free(struct analysis *a);
 void analysis__freep(struct analysis **a);
 
 /*
- * A key test's alpha in words, m the family's size: "0.05/m", or for an
- * adaptive design "0.05/(2m) at the last look (6 blocks), 0.05/(6m) at each
- * of the 3 before" (malloc'd).
+ * A key test's level in words: "0.05/12 (the campaign's 0.05 over its 12
+ * key tests)", and for an adaptive design "... spent over the looks
+ * (O'Brien-Fleming-like): p <= 1.2e-05 at 3, ..., 0.0038 at 6 blocks"
+ * (malloc'd).
  */
 char *analysis__key_level_text(const struct analysis *an);
+/* The campaign's false-alarm rate over its key tests: opts.far, or alpha when unset. */
+double analysis__far(const struct analysis *an);
 /* Blocks in which both the baseline and candidate cand have a measured run. */
 size_t analysis__blocks(const struct analysis *an, size_t cand);
 /*

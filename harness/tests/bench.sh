@@ -95,3 +95,8 @@ for k in 0 1 2 3 4 5 6 7; do
 	q "$tmp/shard$k.db" "UPDATE run SET rep = rep + 4 * $k, ord = ord + 4 * $k; UPDATE meta SET value = '32' WHERE key = 'repetitions'"
 done
 $build/lrubench merge "$tmp/merged8.db" "$tmp"/shard[0-7].db
+
+echo "== the campaign's false-alarm rate and the intervals' coverage, 10x the unit tests' Monte Carlo"
+LRUBENCH_SIM_SCALE=10 LRUBENCH_TEST_FILTER=test_campaign_far "$build/tests/test-verdict-sim" 2>&1 |
+	grep -E 'A/A campaigns|PASSED|FAILED'
+LRUBENCH_SIM_SCALE=10 "$build/tests/test-intervals" 2>&1 | grep -E 'coverage|FAILED'

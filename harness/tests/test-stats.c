@@ -13,14 +13,19 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "spending.h"
 #include "stats.h"
 #include "util.h"
+
+#include <stdlib.h>
 
 #include "fixtures/stats/stats-fixtures.h"
 
@@ -717,6 +722,145 @@ static void test_paired_log(void **state)
 	assert_int_equal(stats__paired_log(pos, pos, 1, 0.95, 1, &t, &ch, &lo, &hi), -EINVAL);
 }
 
+/* Monte Carlo trials scaled by LRUBENCH_SIM_SCALE (make bench: more), at least the default. */
+static size_t sim_trials(size_t n)
+{
+	const char *s = getenv("LRUBENCH_SIM_SCALE");
+	double k = s ? atof(s) : 1;
+
+	return k > 1 ? (size_t)((double)n * k) : n;
+}
+
+/*
+ * Alpha spending over the looks at 3..6 blocks. The spending function's
+ * values by hand: at t = 1 all of alpha; at t = 1/2, 2 - 2 Phi(1.959964 /
+ * sqrt(0.5)) = 2 - 2 Phi(2.771808) = 0.0055746. The boundaries: the
+ * first look spends about alpha(3/6) (a single look, give or take the
+ * Monte Carlo error of an extreme quantile); the rest is checked by an independent simulation
+ * (another generator's seed): the paired t test at each look's nominal
+ * level, as the verdicts do, must reject falsely at some look at most
+ * alpha of the time, plus 2 Monte Carlo standard errors, and not much less
+ * (the spending is not wasted). With the z statistics' boundaries (the
+ * numerical integration of the joint normal) these t tests rejected in
+ * 5.65% of 100000 null campaigns at alpha 0.05.
+ */
+static void test_spending(void **state)
+{
+	static const double alphas[] = { 0.05, 0.05 / 12 };
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	double p[4];
+
+	(void)state;
+	near(spending__obf(0.05, 1), 0.05, 1e-15);
+	near(spending__obf(0.05, 0.5), 0.0055746, 1e-6);
+	assert_int_equal(spending__nominal(0.05, 4, 3, p), -EINVAL);
+	assert_int_equal(spending__nominal(0.05, 6, 6, p), 0);
+	near(p[0], 0.05, 0);
+	gsl_rng_set(rng, 23);
+	for (size_t k = 0; k < ARRAY_SIZE(alphas); k++) {
+		const size_t trials = sim_trials(k ? 400000 : 100000);
+		size_t t_rej = 0;
+		double a = alphas[k], sum = 0, se;
+
+		assert_int_equal(spending__nominal(a, 3, 6, p), 0);
+		print_message("spending alpha %.4g over 3..6 blocks: nominal %.3g %.3g %.3g %.3g\n", a,
+			      p[0], p[1], p[2], p[3]);
+		/* a Monte Carlo quantile: at 0.05 / 12 only some 20 campaigns cross there */
+		assert_true(p[0] > 0 && p[0] < 1.5 * spending__obf(a, 0.5));
+		for (int i = 0; i < 4; i++) {
+			sum += p[i];
+			/* increasing, the last below alpha but most of it */
+			assert_true(i == 0 || p[i] > p[i - 1]);
+		}
+		assert_true(p[3] < a && p[3] > 0.5 * a);
+		/* the looks are correlated: Bonferroni over them would spend only alpha */
+		assert_true(sum > a);
+		for (size_t t = 0; t < trials; t++) {
+			double x[6], s = 0, ss = 0;
+			bool tr = false;
+
+			for (int i = 0; i < 6; i++)
+				x[i] = gsl_ran_gaussian(rng, 1);
+			for (int i = 0; i < 6; i++) {
+				double m, v, tt;
+
+				s += x[i];
+				if (i < 2)
+					continue;
+				m = s / (i + 1);
+				ss = 0;
+				for (int j = 0; j <= i; j++)
+					ss += (x[j] - m) * (x[j] - m);
+				v = ss / i;
+				tt = m / sqrt(v / (i + 1));
+				tr |= 2 * gsl_cdf_tdist_Q(fabs(tt), i) <= p[i - 2];
+			}
+			t_rej += tr;
+		}
+		se = sqrt(a * (1 - a) / (double)trials);
+		print_message("  false rejections of the paired t tests over the looks: %.5f (alpha "
+			      "%.5f, MC error %.5f)\n",
+			      (double)t_rej / trials, a, se);
+		assert_true((double)t_rej / trials <= a + 2 * se);
+		assert_true((double)t_rej / trials >= 0.85 * a);
+	}
+	gsl_rng_free(rng);
+}
+
+/*
+ * The paired minimum detectable effect. The exact power of the paired t
+ * test by simulation at the effect stats__paired_mde gives (3 blocks, a
+ * key metric's level 1 - 0.05/6, power 0.8): 0.8 to within the Monte Carlo
+ * error; the shortcut with t quantiles, (t(1 - a/2, 2) + t(0.8, 2)) /
+ * sqrt(3), has about 0.69 (it is 14% smaller). One paired_t_power value by
+ * hand: at level 0.95, n = 2, effect 0: 0.05.
+ */
+static void test_paired_mde(void **state)
+{
+	const double level = 1 - 0.05 / 6, power = 0.8;
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	const size_t n = 3, trials = sim_trials(40000);
+	double mde = stats__paired_mde(n, 1, level, power), se = sqrt(0.8 * 0.2 / trials);
+	double shortcut = (stats__t_crit(level, 2) + gsl_cdf_tdist_Pinv(power, 2)) / sqrt(3.0);
+	size_t hits = 0, hits_short = 0;
+
+	(void)state;
+	near(stats__paired_t_power(2, 0, 0.95), 0.05, 1e-7);
+	near(stats__paired_t_power(n, mde, level), power, 1e-6);
+	/* SciPy: brentq on stats.nct.sf(c, 2, lam) + stats.nct.cdf(-c, 2, lam) = 0.8, c =
+	 * stats.t.ppf(1 - 0.05/12, 2): lam = 13.8900, lam / sqrt(3) = 8.019398; the
+	 * shortcut 6.897330 has power 0.69661 */
+	near(mde, 8.019398229, 1e-5);
+	near(stats__paired_t_power(n, shortcut, level), 0.6966117, 1e-5);
+	assert_true(isnan(stats__paired_mde(1, 1, level, power)));
+	/* linear in the spread */
+	near(stats__paired_mde(n, 0.07, level, power), 0.07 * mde, 1e-9);
+	gsl_rng_set(rng, 29);
+	for (size_t t = 0; t < trials; t++) {
+		double z[3], e[3];
+		struct stats_test r;
+		const double zero[3] = { 0, 0, 0 };
+
+		for (size_t i = 0; i < n; i++) {
+			z[i] = gsl_ran_gaussian(rng, 1);
+			e[i] = z[i] + mde;
+		}
+		stats__paired_t_res(zero, e, n, 0, &r);
+		hits += r.p <= 1 - level;
+		for (size_t i = 0; i < n; i++)
+			e[i] = z[i] + shortcut;
+		stats__paired_t_res(zero, e, n, 0, &r);
+		hits_short += r.p <= 1 - level;
+	}
+	print_message("paired MDE at 3 blocks, level %.4f, power 0.8: %.3f sd (the shortcut's "
+		      "%.3f sd, %.1f%% smaller); simulated power %.4f, at the shortcut %.4f\n",
+		      level, mde, shortcut, 100 * (1 - shortcut / mde), (double)hits / trials,
+		      (double)hits_short / trials);
+	near((double)hits / trials, power, 3 * se);
+	assert_true((double)hits_short / trials < power - 3 * se);
+	gsl_rng_free(rng);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -740,6 +884,8 @@ int main(void)
 		cmocka_unit_test(test_fieller_tiny_cv),
 		cmocka_unit_test(test_paired_log),
 		cmocka_unit_test(test_paired_rel_half),
+		cmocka_unit_test(test_spending),
+		cmocka_unit_test(test_paired_mde),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
