@@ -298,8 +298,12 @@ int sha256_file(const char *path, char out[65])
 }
 
 /*
- * The x86 boot protocol: the setup header at 0x1f1 has "HdrS" at 0x202 and,
- * at 0x20e, a pointer (minus 0x200) to the kernel version string.
+ * The x86 boot protocol (Documentation/arch/x86/boot.rst): the setup header
+ * at 0x1f1 has "HdrS" at 0x202; setup_sects (0x1f1, 0 meaning 4) sectors of
+ * real-mode setup follow the boot sector, then syssize (0x1f4) 16-byte
+ * paragraphs of protected-mode code: the whole image, whose end a truncated
+ * copy lacks (bzImages built here and Debian's are exactly that long; a
+ * signed one is longer). At 0x20e, a pointer (minus 0x200) to the version.
  */
 static int bzimage_version(const char *path, char **ret_version, char **ret_err)
 {
@@ -307,6 +311,8 @@ static int bzimage_version(const char *path, char **ret_version, char **ret_err)
 	unsigned char hdr[0x210];
 	char ver[256];
 	uint16_t off;
+	uint64_t want;
+	struct stat st;
 	ssize_t n;
 
 	if (fd < 0) {
@@ -318,6 +324,15 @@ static int bzimage_version(const char *path, char **ret_version, char **ret_err)
 		*ret_err = xasprintf("%s: not an x86 bzImage (no HdrS boot header)", path);
 		return -EINVAL;
 	}
+	want = ((uint64_t)(hdr[0x1f1] ? hdr[0x1f1] : 4) + 1) * 512 +
+	       16 * (uint64_t)(hdr[0x1f4] | hdr[0x1f5] << 8 | hdr[0x1f6] << 16 |
+			       (uint32_t)hdr[0x1f7] << 24);
+	if (fstat(fd, &st) == 0 && (uint64_t)st.st_size < want) {
+		*ret_err = xasprintf("%s: truncated: its boot header says %llu bytes, the file has "
+				     "%lld",
+				     path, (unsigned long long)want, (long long)st.st_size);
+		return -EINVAL;
+	}
 	off = (uint16_t)(hdr[0x20e] | hdr[0x20f] << 8);
 	n = pread(fd, ver, sizeof(ver) - 1, (off_t)off + 0x200);
 	if (n <= 0) {
@@ -325,6 +340,19 @@ static int bzimage_version(const char *path, char **ret_version, char **ret_err)
 		return -EINVAL;
 	}
 	ver[n] = '\0';
+	/* a version string is printable text: anything else is no kernel's */
+	for (ssize_t i = 0; ver[i]; i++) {
+		if ((unsigned char)ver[i] < 0x20 || (unsigned char)ver[i] > 0x7e) {
+			_cleanup_free_ char *shown = NULL;
+
+			ver[i < 64 ? i + 1 : 64] = '\0';
+			shown = str_escape(ver);
+			*ret_err = xasprintf("%s: not a kernel: the version string at 0x%x is not "
+					     "text ('%s')",
+					     path, off + 0x200, shown);
+			return -EINVAL;
+		}
+	}
 	*ret_version = xstrdup(ver);
 	return 0;
 }

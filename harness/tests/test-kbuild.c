@@ -372,6 +372,60 @@ static void test_recipe_files(void **state)
 	free(err);
 }
 
+/* A bzImage-looking file: setup 2 sectors, syssize paragraphs, version at 0x500. */
+static char *fake_image(const char *name, uint32_t syssize, const char *version, size_t size)
+{
+	char *path = xasprintf("%s/%s", scratch, name);
+	unsigned char *img = xcalloc(1, size);
+	FILE *f;
+
+	img[0x1f1] = 1;
+	img[0x1f4] = (unsigned char)syssize;
+	img[0x1f5] = (unsigned char)(syssize >> 8);
+	memcpy(img + 0x202, "HdrS", 4);
+	img[0x20e] = 0x00; /* the version at 0x300 + 0x200 */
+	img[0x20f] = 0x03;
+	memcpy(img + 0x500, version, strlen(version) + 1);
+	f = fopen(path, "we");
+	assert_non_null(f);
+	assert_int_equal(fwrite(img, 1, size, f), size);
+	assert_int_equal(fclose(f), 0);
+	free(img);
+	return path;
+}
+
+/* A truncated kernel and one whose version string is not text are named as such. */
+static void test_image_checks(void **state)
+{
+	_cleanup_free_ char *whole = fake_image("whole", 16, "6.1.0-test (t@t) #1 SMP", 0x600);
+	_cleanup_free_ char *cut = fake_image("cut", 64, "6.1.0-test (t@t) #1 SMP", 0x600);
+	_cleanup_free_ char *junk = fake_image("junk", 16, "6.1\x01\x1b[2J", 0x600);
+	_cleanup_free_ char *want = NULL;
+	struct kernel *k = NULL;
+	char *err = NULL;
+
+	(void)state;
+	/* whole: the boot header is fine; what fails next is the missing config */
+	assert_true(kernel__open(whole, NULL, NULL, &k, &err) < 0);
+	assert_null(strstr(err, "truncated"));
+	assert_null(strstr(err, "not a kernel"));
+	free(err);
+	err = NULL;
+	/* 1024 bytes of setup + 64 x 16 of code = 2048, the file has 0x600 = 1536 */
+	assert_int_equal(kernel__open(cut, NULL, NULL, &k, &err), -EINVAL);
+	want = xasprintf("%s: truncated: its boot header says 2048 bytes, the file has 1536", cut);
+	assert_string_equal(err, want);
+	free(err);
+	err = NULL;
+	free(want);
+	assert_int_equal(kernel__open(junk, NULL, NULL, &k, &err), -EINVAL);
+	want = xasprintf("%s: not a kernel: the version string at 0x500 is not text ('6.1\\x01')",
+			 junk);
+	assert_string_equal(err, want);
+	free(err);
+	assert_null(k);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -384,6 +438,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_build_input_errors, scratch_setup,
 						scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_recipe_files, scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_image_checks, scratch_setup, scratch_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
