@@ -46,11 +46,17 @@ static int dbs_open(struct claims_dbs *d, char **paths, int n)
 {
 	for (int i = 0; i < n; i++) {
 		struct verdict_opts o = VERDICT_OPTS_DEFAULT;
+		_cleanup_free_ char *err = NULL;
 		int r;
 
 		if (access(paths[i], R_OK) < 0) {
 			log_err("%s: %s", paths[i], strerror(errno));
 			return -errno;
+		}
+		r = store__check_campaign(paths[i], &err);
+		if (r < 0) {
+			log_err("%s", err);
+			return r;
 		}
 		r = store__open(paths[i], &d->st[i]);
 		if (r < 0) {

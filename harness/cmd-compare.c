@@ -20,11 +20,18 @@
 
 static int open_db(const char *path, struct store **ret)
 {
+	_cleanup_free_ char *err = NULL;
 	int r;
 
 	if (access(path, R_OK) < 0) {
 		log_err("%s: %s", path, strerror(errno));
 		return -errno;
+	}
+	/* before anything is opened for writing, or a report directory made */
+	r = store__check_campaign(path, &err);
+	if (r < 0) {
+		log_err("%s", err);
+		return r;
 	}
 	r = store__open(path, ret);
 	if (r < 0)

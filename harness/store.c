@@ -78,6 +78,7 @@
 #include <math.h>
 #include <sqlite3.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define STORE_SCHEMA_VERSION 1
 #define STORE_BATCH_ROWS 2000
@@ -496,6 +497,50 @@ int store__open(const char *path, struct store **ret)
 	}
 	*ret = TAKE_PTR(st);
 	return 0;
+}
+
+int store__check_campaign(const char *path, char **ret_err)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *q = NULL;
+	char *msg = NULL;
+	struct stat sb;
+	int rc, r = 0;
+
+	if (stat(path, &sb) < 0) {
+		r = -errno;
+		*ret_err = xasprintf("%s: %s", path, strerror(errno));
+		return r;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		*ret_err = xasprintf("%s: not a campaign database (not a regular file)", path);
+		return -EINVAL;
+	}
+	rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'campaign'", -1, &q,
+					NULL);
+	if (rc == SQLITE_OK) {
+		rc = sqlite3_step(q);
+		if (rc == SQLITE_DONE) {
+			msg = xasprintf("%s: not a campaign database (its meta table names no "
+					"campaign)",
+					path);
+			r = -EINVAL;
+		} else if (rc != SQLITE_ROW) {
+			r = -EIO;
+		}
+	} else {
+		r = -EINVAL;
+	}
+	if (r < 0 && !msg)
+		msg = xasprintf("%s: not a campaign database (SQLite: %s)", path,
+				db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+	sqlite3_finalize(q);
+	sqlite3_close_v2(db);
+	if (r < 0)
+		*ret_err = msg;
+	return r;
 }
 
 void store__close(struct store *st)

@@ -25,6 +25,13 @@ struct store;
 
 /* Open (creating the schema if new) the store at path. */
 int store__open(const char *path, struct store **ret);
+/*
+ * Whether path is a campaign database, checked read-only before a reader
+ * opens it (store__open would add the schema to any SQLite file, and create
+ * a missing one): 0; -ENOENT and others from stat; -EINVAL not a regular
+ * file or no campaign, with *ret_err naming the file and SQLite's own message.
+ */
+int store__check_campaign(const char *path, char **ret_err);
 /* Close; accepts NULL. Commits an open batch first. */
 void store__close(struct store *st);
 void store__closep(struct store **st);

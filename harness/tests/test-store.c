@@ -193,6 +193,55 @@ static void test_meta(void **state)
 	free(v);
 }
 
+/* Readers refuse what is not a campaign, saying why, and leave the file as it was. */
+static void test_check_campaign(void **state)
+{
+	struct fixture *f = *state;
+	_cleanup_free_ char *other = xasprintf("%s/other.db", f->dir);
+	_cleanup_free_ char *text = xasprintf("%s/notes.txt", f->dir);
+	_cleanup_free_ char *gone = xasprintf("%s/gone.db", f->dir);
+	char *want = NULL;
+	sqlite3 *db = NULL;
+	char *err = NULL;
+
+	(void)state;
+	assert_int_equal(store__meta_set(f->st, "campaign", "c"), 0);
+	assert_int_equal(store__commit(f->st), 0);
+	assert_int_equal(store__check_campaign(f->path, &err), 0);
+	assert_null(err);
+	/* another program's database: refused, and no lrubench table added to it */
+	assert_int_equal(sqlite3_open(other, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "CREATE TABLE x (a)", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(store__check_campaign(other, &err), -EINVAL);
+	want = xasprintf("%s: not a campaign database (SQLite: no such table: meta)", other);
+	assert_string_equal(err, want);
+	free(err);
+	free(want);
+	err = NULL;
+	assert_int_equal(sqlite3_open(other, &db), SQLITE_OK);
+	assert_int_equal(q_int(db, "SELECT COUNT(*) FROM sqlite_master"), 1);
+	sqlite3_close(db);
+	/* not SQLite at all */
+	{
+		FILE *t = fopen(text, "we");
+
+		assert_non_null(t);
+		fputs("hello, not a database\n", t);
+		assert_int_equal(fclose(t), 0);
+	}
+	assert_int_equal(store__check_campaign(text, &err), -EINVAL);
+	want = xasprintf("%s: not a campaign database (SQLite: file is not a database)", text);
+	assert_string_equal(err, want);
+	free(err);
+	free(want);
+	err = NULL;
+	/* missing: the errno, and nothing created */
+	assert_int_equal(store__check_campaign(gone, &err), -ENOENT);
+	assert_int_equal(access(gone, F_OK), -1);
+	free(err);
+}
+
 static void test_runs(void **state)
 {
 	struct fixture *f = *state;
@@ -503,6 +552,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_reopen_and_version, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_meta, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_runs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check_campaign, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_log, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_values_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lru_gen_and_results, setup, teardown),
