@@ -117,6 +117,14 @@ void classify_run(const struct vm_result *vm, const struct ingest_stats *st,
 		OUT(RUN_FAILED_INFRA, "QEMU could not start: %s", vm->error ? vm->error : "?");
 	} else if (vm->end == VM_INTERRUPTED) {
 		OUT(RUN_FAILED_INFRA, "interrupted: lrubench was asked to stop");
+	} else if (con->panic && strstr(con->panic_line, "Attempted to kill init") &&
+		   !kernel_complained(con, &what)) {
+		/*
+		 * PID 1 is lrubench's agent: its death panics the kernel, but the
+		 * kernel did nothing wrong (no oops or BUG before it). An
+		 * infrastructure failure, retried like one.
+		 */
+		OUT(RUN_FAILED_INFRA, "the agent (PID 1) died: %s", con->panic_line);
 	} else if (con->panic) {
 		OUT(RUN_FAILED_KERNEL, "%s", con->panic_line);
 	} else if (vm->end == VM_HELLO_TIMEOUT) {

@@ -271,6 +271,25 @@ static void test_classify(void **state)
 	classify_run(&vm, &st, &con, false, "", &out);
 	assert_string_equal(out.status, RUN_FAILED_KERNEL);
 	assert_string_equal(out.reason, "Kernel panic - not syncing: sysrq triggered crash");
+
+	/* the agent died: the kernel's panic is its consequence, not a kernel failure */
+	strcpy(con.panic_line, "Kernel panic - not syncing: Attempted to kill init! exitcode=0x86");
+	classify_run(&vm, &st, &con, false, "", &out);
+	assert_string_equal(out.status, RUN_FAILED_INFRA);
+	assert_string_equal(out.reason, "the agent (PID 1) died: Kernel panic - not syncing: "
+					"Attempted to kill init! exitcode=0x86");
+	/* ... unless the kernel oopsed first: then it is the kernel's */
+	{
+		struct console_finding oops = { .kind = "oops" };
+
+		strcpy(oops.line, "Oops: general protection fault");
+		con.findings = &oops;
+		con.nfindings = 1;
+		classify_run(&vm, &st, &con, false, "", &out);
+		assert_string_equal(out.status, RUN_FAILED_KERNEL);
+		con.findings = NULL;
+		con.nfindings = 0;
+	}
 }
 
 static void test_workload_events(void **state)
