@@ -79,6 +79,7 @@
 #include <sqlite3.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define STORE_SCHEMA_VERSION 1
 #define STORE_BATCH_ROWS 2000
@@ -450,12 +451,27 @@ int store__open(const char *path, struct store **ret)
 	_cleanup_stmt_ sqlite3_stmt *jm = NULL;
 	int rc, r;
 
+	/* A new store in a directory it cannot be written to: say why (SQLite's
+	 * retry without O_CREAT turns EROFS and EACCES into ENOENT). */
+	if (access(path, F_OK) < 0 && errno == ENOENT) {
+		_cleanup_free_ char *dir = xstrdup(path);
+		char *slash = strrchr(dir, '/');
+
+		if (slash)
+			*(slash == dir ? slash + 1 : slash) = '\0';
+		if (access(slash ? dir : ".", W_OK) < 0)
+			return -errno;
+	}
 	st = xcalloc(1, sizeof(*st));
 	rc = sqlite3_open_v2(path, &st->db,
 			     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
 			     NULL);
-	if (rc != SQLITE_OK)
-		return rc == SQLITE_CANTOPEN ? -ENOENT : -EIO;
+	if (rc != SQLITE_OK) {
+		/* the real cause (EROFS, EACCES, ENOENT of the directory), not a guess */
+		int e = st->db ? sqlite3_system_errno(st->db) : 0;
+
+		return e > 0 ? -e : rc == SQLITE_CANTOPEN ? -ENOENT : -EIO;
+	}
 	sqlite3_extended_result_codes(st->db, 1);
 	sqlite3_busy_timeout(st->db, 10000);
 

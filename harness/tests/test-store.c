@@ -13,6 +13,8 @@
 #include <signal.h>
 #include <sqlite3.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "store.h"
@@ -240,6 +242,23 @@ static void test_check_campaign(void **state)
 	assert_int_equal(store__check_campaign(gone, &err), -ENOENT);
 	assert_int_equal(access(gone, F_OK), -1);
 	free(err);
+}
+
+/* A store that cannot be created says why: a read-only file system is not "no such file". */
+static void test_open_readonly_dir(void **state)
+{
+	struct fixture *f = *state;
+	_cleanup_free_ char *ro = xasprintf("%s/ro", f->dir), *db = xasprintf("%s/ro/x.db", f->dir);
+	struct store *st = NULL;
+
+	assert_int_equal(mkdir(ro, 0755), 0);
+	if (mount("tmpfs", ro, "tmpfs", MS_RDONLY, "size=64k") < 0) {
+		print_message("no read-only tmpfs here (%s): the check needs root\n", strerror(errno));
+		skip();
+	}
+	assert_int_equal(store__open(db, &st), -EROFS);
+	assert_null(st);
+	assert_int_equal(umount(ro), 0);
 }
 
 static void test_runs(void **state)
@@ -553,6 +572,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_meta, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_runs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_check_campaign, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_open_readonly_dir, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_log, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_values_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lru_gen_and_results, setup, teardown),
