@@ -122,7 +122,12 @@ static int sync_file(struct sync *s, const char *from, const char *to, const str
 			s->same++;
 			return 0;
 		}
-		if (ts->st_size == fs->st_size && (ts->st_mode & 07777) == (fs->st_mode & 07777)) {
+		/*
+		 * Only the execute bits matter to a build (make runs scripts).
+		 * git archive writes 0664 where Debian's tarball has 0644: a
+		 * bisection's first commit must not rewrite every file for that.
+		 */
+		if (ts->st_size == fs->st_size && (ts->st_mode & 0111) == (fs->st_mode & 0111)) {
 			rc = same_bytes(from, to);
 			if (rc < 0)
 				return sync_fail(s, rc, "comparing", to);

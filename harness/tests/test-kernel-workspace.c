@@ -187,6 +187,26 @@ static void test_sync(void **state)
 	assert_int_equal(w->written, 0);
 	assert_int_equal(st_of("ws-6.1/src/mm/vmscan.c").st_ino, vm0.st_ino);
 	assert_int_equal(st_of("ws-6.1/src/mm/vmscan.c").st_mtime, vm0.st_mtime);
+	/* other write bits (git archive's 0664 against a tarball's 0644): kept; an
+	 * execute bit that changes: written anew */
+	{
+		_cleanup_free_ char *m = at("tree/mm/memory.c"), *k = at("tree/Makefile");
+
+		/* new files (another export), the same bytes */
+		assert_int_equal(unlink(m), 0);
+		assert_int_equal(unlink(k), 0);
+		put("tree/mm/memory.c", "/* memory */\n");
+		put("tree/Makefile", "VERSION = 6\n");
+		assert_int_equal(chmod(m, 0664), 0);
+		assert_int_equal(chmod(k, 0755), 0);
+	}
+	kws__done(w, 0);
+	kws__free(w);
+	mem0 = st_of("ws-6.1/src/mm/memory.c");
+	w = prepare(false);
+	assert_int_equal(st_of("ws-6.1/src/mm/memory.c").st_ino, mem0.st_ino);
+	assert_int_equal(w->written, 1); /* the Makefile, now executable */
+	assert_true(st_of("ws-6.1/src/Makefile").st_mode & 0100);
 	/* another config: written anew */
 	free(c);
 	c = text_of("ws-6.1/obj/.config");
