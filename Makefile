@@ -16,16 +16,21 @@ WARN := -std=gnu11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototyp
 	-Wwrite-strings -Wformat=2 -Wundef -Wvla -Wimplicit-fallthrough -Wjump-misses-init \
 	-Wno-format-nonliteral -Werror
 CFLAGS   ?= -O2 -g
-CPPFLAGS += -D_GNU_SOURCE -Iharness/common -Iharness -Iworkloads -MMD -MP
+# The host program's library, one folder per layer; harness/LAYERS ranks them
+# (scripts/layers.sh checks that nothing uses a layer above its own).
+HARNESS_DIRS := $(shell awk '!/^\#/ && NF { print $$1 }' harness/LAYERS | grep -vx common)
+HARNESS_INC  := -Iharness/common $(HARNESS_DIRS:%=-Iharness/%) -Iharness
+CPPFLAGS += -D_GNU_SOURCE $(HARNESS_INC) -Iworkloads -MMD -MP
 VERSION  := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 CPPFLAGS += -DLRUBENCH_VERSION='"$(VERSION)"'
 
-# Host program: every harness/*.c is a library object but lrubench.c (main).
-# harness/common: shared by the host and the guest agent.
+# Host program: every .c of the layer folders is a library object but
+# harness/cmd/lrubench.c (main). harness/common: shared by the host and the guest agent.
 COMMON_SRCS := harness/common/util.c harness/common/loghist.c harness/common/reclaim-paths.c
-HOST_SRCS := $(wildcard harness/*.c) workloads/catalogue.c $(COMMON_SRCS)
+HOST_SRCS := $(foreach d,$(HARNESS_DIRS),$(wildcard harness/$(d)/*.c)) workloads/catalogue.c \
+	$(COMMON_SRCS)
 HOST_OBJS := $(HOST_SRCS:%.c=$(BUILD)/host/%.o)
-HOST_LIB_OBJS := $(filter-out $(BUILD)/host/harness/lrubench.o,$(HOST_OBJS))
+HOST_LIB_OBJS := $(filter-out $(BUILD)/host/harness/cmd/lrubench.o,$(HOST_OBJS))
 HOST_LDLIBS := -lsqlite3 -lcrypto -lgsl -lgslcblas -lm -llzma -lzstd -lz
 
 # Guest side: static binaries, so the initramfs needs no libraries.
@@ -164,17 +169,17 @@ bench: deps all $(BUILD)/bench-ingest $(BUILD)/tests/test-verdict-sim $(BUILD)/t
 # corpus (harness/tests/fuzz/NAME/), new inputs kept in build/fuzz/NAME/.
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := stream plan recipe
-FUZZ_SRCS_stream := harness/stream.c harness/common/util.c
-FUZZ_SRCS_plan := harness/plan.c workloads/catalogue.c harness/kernel-build.c \
-	harness/kernel-workspace.c harness/kernel.c \
-	harness/kernel-version.c harness/spawn.c harness/common/util.c
+FUZZ_SRCS_stream := harness/store/stream.c harness/common/util.c
+FUZZ_SRCS_plan := harness/model/plan.c workloads/catalogue.c harness/kernel/kernel-build.c \
+	harness/kernel/kernel-workspace.c harness/kernel/kernel.c \
+	harness/kernel/kernel-version.c harness/base/spawn.c harness/common/util.c
 FUZZ_LIBS_plan := -lcrypto
-FUZZ_SRCS_recipe := harness/kernel-build.c harness/kernel-workspace.c harness/kernel.c \
-	harness/kernel-version.c \
-	harness/spawn.c harness/common/util.c
+FUZZ_SRCS_recipe := harness/kernel/kernel-build.c harness/kernel/kernel-workspace.c harness/kernel/kernel.c \
+	harness/kernel/kernel-version.c \
+	harness/base/spawn.c harness/common/util.c
 FUZZ_LIBS_recipe := -lcrypto
-FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iharness/common \
-	-Iharness -Iworkloads -DLRUBENCH_VERSION='"$(VERSION)"'
+FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE $(HARNESS_INC) \
+	-Iworkloads -DLRUBENCH_VERSION='"$(VERSION)"'
 
 $(BUILD)/fuzz/fuzz-%: harness/tests/fuzz-%.c $(FUZZ_SRCS_stream) $(FUZZ_SRCS_plan) $(FUZZ_SRCS_recipe) | deps
 	@mkdir -p $(dir $@)

@@ -12,11 +12,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v cppcheck > /dev/null || { echo "lint: cppcheck is not installed (make deps)" >&2; exit 2; }
 jobs=$(nproc 2> /dev/null || echo 2)
+# the host's layer folders (harness/LAYERS), as the Makefile includes them
+mapfile -t inc < <(awk '!/^#/ && NF { print "-Iharness/" $1 }' harness/LAYERS)
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 cppcheck --quiet --error-exitcode=1 --enable=warning,portability,performance \
 	--std=c11 -D_GNU_SOURCE -DLRUBENCH_VERSION='"lint"' \
-	-Iharness/common -Iharness -Iworkloads -Iworkloads/lib \
+	"${inc[@]}" -Iharness -Iworkloads -Iworkloads/lib \
 	--suppress=missingIncludeSystem --inline-suppr -j "$jobs" \
 	--template='{file}:{line}:{column}: {severity}: {message} [{id}]' \
 	harness workloads 2> "$out" && rc=0 || rc=$?

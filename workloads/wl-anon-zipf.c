@@ -15,7 +15,7 @@
  *
  * --rate paces the accesses to a known number per second (on an absolute
  * schedule: a late start is caught up), so that the accesses in any window
- * are known from the parameters (lrubench wss, harness/wss-model.c).
+ * are known from the parameters (lrubench wss, harness/analysis/wss-model.c).
  *
  * Reports the common result shape plus populate time and its own major faults.
  */

@@ -13,7 +13,7 @@
  * read. Without the io controller, fio's rusage (blocks in) stands in.
  *
  * rate > 0 paces fio (--rate_iops): the reads in any window are then known
- * from the parameters (lrubench wss, harness/wss-model.c).
+ * from the parameters (lrubench wss, harness/analysis/wss-model.c).
  */
 #include "util.h"
 #include "wl-opts.h"

@@ -37,7 +37,7 @@
  *            end are every file page touched in the window, mapped or not,
  *            plus those survivors, plus what faulting the evicted text back
  *            read around it. Per memcg. Any LRU; the campaign turns swap off
- *            (harness/wss.c).
+ *            (harness/analysis/wss.c).
  * File pages are counted from lru_gen (exact) under MGLRU, else from
  * memory.stat active_file + inactive_file (flushed lazily: off by up to a few
  * hundred pages). Beside them, the read() calls of the memcg's processes in
@@ -50,7 +50,7 @@
  * per memcg smaps read, aging, clear_refs, lru_gen read. memory.reclaim ages
  * too, and with swap off inc_max_seq() bumps the anon min_seq without moving
  * its folios, so old anon pages reappear in the youngest generation: the
- * host never asks for gen with reclaim (harness/wss.c). Each method's window
+ * host never asks for gen with reclaim (harness/analysis/wss.c). Each method's window
  * runs from its own start mark to its own end mark; the results of a window
  * wait for the next sample, which agent.c takes at once.
  */

@@ -7,7 +7,7 @@
  * correctly) and abort if it breaks a promise.
  *
  *   clang -g -O1 -fsanitize=fuzzer,address -D_GNU_SOURCE -Iharness/common -Iharness \
- *	harness/tests/fuzz-stream.c harness/stream.c harness/common/util.c -o /tmp/fuzz-stream
+ *	harness/tests/fuzz-stream.c harness/store/stream.c harness/common/util.c -o /tmp/fuzz-stream
  *   /tmp/fuzz-stream -max_total_time=60 harness/tests/fuzz/stream/
  */
 #include "stream.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Host programs on the tools disk (harness/disks.h): /tools/bin/PROGRAM
+ * Host programs on the tools disk (harness/vm/disks.h): /tools/bin/PROGRAM
  * with its libraries in /tools/lib, run through the disk's own dynamic
  * loader, never through a shell.
  */

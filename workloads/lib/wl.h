@@ -40,7 +40,7 @@ uint64_t wl_zipf_next(const struct wl_zipf *z, struct wl_rng *r);
  * over the set. Not a permutation: the 64-bit product wraps before the
  * modulo, so it is one only when n is a power of two; otherwise several ranks
  * share a page and some pages are never drawn (n = 12800: 30% of the pages
- * are reachable). The working-set model (harness/wss-model.c) maps ranks
+ * are reachable). The working-set model (harness/analysis/wss-model.c) maps ranks
  * through this same function, so what it expects is what the workload does.
  */
 static inline uint64_t wl_scatter(uint64_t rank, uint64_t n)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "campaign.h"
 #include "cmd.h"
+#include "paths.h"
 #include "history.h"
 #include "plan.h"
 #include "util.h"

@@ -448,7 +448,7 @@ static int page_provenance(struct deck *d)
 		w = deck_wrap(where, deck_fit(0.94, 16), 1);
 		deck_text_at(&pg, 0.03, 0.2, "left", 16, false, INK_SOFT, w);
 	}
-	foot = xasprintf("Rules: harness/claims.c; statistics: harness/verdict.c (paired blocks, "
+	foot = xasprintf("Rules: harness/analysis/claims.c; statistics: harness/analysis/verdict.c (paired blocks, "
 			 "Fieller intervals, minimum effect %.0f%%). Each page is a gnuplot script "
 			 "in deck/ beside deck.pdf.",
 			 100 * d->src[0].an->o.min_effect);

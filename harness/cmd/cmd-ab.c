@@ -8,6 +8,7 @@
  */
 #include "campaign.h"
 #include "cmd.h"
+#include "paths.h"
 #include "compare.h"
 #include "kernel-build.h"
 #include "plan.h"

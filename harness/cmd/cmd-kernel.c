@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "cmd.h"
+#include "paths.h"
 #include "kernel-build.h"
 #include "kernel.h"
 #include "kernel-version.h"

@@ -5,6 +5,7 @@
  */
 #include "accel.h"
 #include "cmd.h"
+#include "paths.h"
 #include "image.h"
 #include "kernel.h"
 #include "util.h"

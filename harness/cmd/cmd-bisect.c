@@ -29,6 +29,7 @@
 #include "campaign.h"
 #include "catalogue.h"
 #include "cmd.h"
+#include "paths.h"
 #include "dataset.h"
 #include "kernel-build.h"
 #include "plan.h"

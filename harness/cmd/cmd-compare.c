@@ -6,6 +6,7 @@
  * measured), so that CI can gate on either (verdict.h).
  */
 #include "cmd.h"
+#include "paths.h"
 #include "compare.h"
 #include "escape.h"
 #include "noise.h"

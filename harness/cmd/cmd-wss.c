@@ -7,6 +7,7 @@
  */
 #include "campaign.h"
 #include "cmd.h"
+#include "paths.h"
 #include "escape.h"
 #include "plan.h"
 #include "report.h"

@@ -5,6 +5,7 @@
  */
 #include "campaign.h"
 #include "cmd.h"
+#include "paths.h"
 #include "util.h"
 
 #include <errno.h>

@@ -40,12 +40,4 @@ struct campaign_opts;
 void cmd_campaign_defaults(struct campaign_opts *o);
 int cmd_campaign_opt(struct campaign_opts *o, int c, const char *arg);
 
-/* Paths relative to the repository root, overridable through the environment. */
-const char *path_build(void);	     /* LRUBENCH_BUILD, default "build" */
-const char *path_results(void);	     /* LRUBENCH_RESULTS, default "results" */
-const char *path_reports(void);	     /* LRUBENCH_REPORTS, default "reports" */
-const char *path_kernel_cache(void); /* LRUBENCH_KERNELS, default "kernels/cache" */
-const char *path_default_plan(void); /* workloads/plans/default.ini */
-const char *path_recipes(void);	     /* LRUBENCH_RECIPES, default "kernels": kernel recipes */
-
 #endif

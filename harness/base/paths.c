@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Where lrubench keeps things, relative to the repository, overridable from the environment. */
-#include "cmd.h"
+#include "paths.h"
 
 #include <stdlib.h>
 

@@ -4,6 +4,7 @@
  * does once its campaign is done.
  */
 #include "cmd.h"
+#include "paths.h"
 #include "history.h"
 #include "store.h"
 #include "util.h"

@@ -73,6 +73,7 @@
 #include "store.h"
 
 #include "metrics.h"
+#include "sql.h"
 #include "util.h"
 
 #include <math.h>
@@ -310,12 +311,6 @@ static void cache_clear(struct name_cache *c)
 	*c = (struct name_cache){ 0 };
 }
 
-static void finalizep(sqlite3_stmt **s)
-{
-	sqlite3_finalize(*s);
-}
-#define _cleanup_stmt_ _cleanup_(finalizep)
-
 /*
  * Record an SQLite failure; returns the -errno for it. If SQLite rolled the
  * open transaction back, the batch is gone and so are rows the name caches
@@ -330,17 +325,7 @@ static int fail(struct store *st, int rc, const char *what)
 		cache_clear(&st->metrics);
 		cache_clear(&st->scopes);
 	}
-	switch (rc & 0xff) {
-	case SQLITE_CONSTRAINT:
-	case SQLITE_MISMATCH:
-	case SQLITE_TOOBIG:
-	case SQLITE_RANGE:
-		return -EINVAL;
-	case SQLITE_NOMEM:
-		return -ENOMEM;
-	default:
-		return -EIO;
-	}
+	return sql_errno(rc);
 }
 
 /* Step a statement that returns no row, then reset it. */
@@ -356,12 +341,6 @@ static int step_done(struct store *st, sqlite3_stmt *s, const char *what)
 	}
 	sqlite3_reset(s);
 	return 0;
-}
-
-/* Bind a list of parameters; returns the first failing bind's code. */
-static int bind_text(sqlite3_stmt *s, int i, const char *t)
-{
-	return sqlite3_bind_text(s, i, t, -1, SQLITE_STATIC);
 }
 
 static int exec(struct store *st, const char *sql, const char *what)
@@ -615,7 +594,7 @@ int store__meta_set(struct store *st, const char *key, const char *value)
 	r = prepare(st, "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", &s);
 	if (r < 0)
 		return r;
-	if (bind_text(s, 1, key) || bind_text(s, 2, value))
+	if (sql_bind_text(s, 1, key) || sql_bind_text(s, 2, value))
 		return fail(st, sqlite3_errcode(st->db), "meta");
 	r = step_done(st, s, "meta");
 	return r < 0 ? r : store__commit(st);
@@ -629,7 +608,7 @@ int store__meta_get(struct store *st, const char *key, char **ret_value)
 	r = prepare(st, "SELECT value FROM meta WHERE key = ?", &s);
 	if (r < 0)
 		return r;
-	if (bind_text(s, 1, key))
+	if (sql_bind_text(s, 1, key))
 		return fail(st, sqlite3_errcode(st->db), "meta");
 	rc = sqlite3_step(s);
 	if (rc == SQLITE_DONE)
@@ -656,8 +635,8 @@ int store__variant_add(struct store *st, const char *name, const char *kernel,
 		    &ins);
 	if (r < 0)
 		return r;
-	if (bind_text(ins, 1, name) || bind_text(ins, 2, kernel) || bind_text(ins, 3, lru_mode) ||
-	    bind_text(ins, 4, knobs ? knobs : ""))
+	if (sql_bind_text(ins, 1, name) || sql_bind_text(ins, 2, kernel) || sql_bind_text(ins, 3, lru_mode) ||
+	    sql_bind_text(ins, 4, knobs ? knobs : ""))
 		return fail(st, sqlite3_errcode(st->db), "variant");
 	r = step_done(st, ins, "variant");
 	if (r < 0)
@@ -668,8 +647,8 @@ int store__variant_add(struct store *st, const char *name, const char *kernel,
 		    &sel);
 	if (r < 0)
 		return r;
-	if (bind_text(sel, 1, name) || bind_text(sel, 2, kernel) || bind_text(sel, 3, lru_mode) ||
-	    bind_text(sel, 4, knobs ? knobs : ""))
+	if (sql_bind_text(sel, 1, name) || sql_bind_text(sel, 2, kernel) || sql_bind_text(sel, 3, lru_mode) ||
+	    sql_bind_text(sel, 4, knobs ? knobs : ""))
 		return fail(st, sqlite3_errcode(st->db), "variant");
 	rc = sqlite3_step(sel);
 	if (rc == SQLITE_DONE) {
@@ -727,7 +706,7 @@ int store__run_prov(struct store *st, int64_t run_id, const char *key, const cha
 	if (r < 0)
 		return r;
 	sqlite3_bind_int64(s, 1, run_id);
-	if (bind_text(s, 2, key) || bind_text(s, 3, value))
+	if (sql_bind_text(s, 2, key) || sql_bind_text(s, 3, value))
 		return fail(st, sqlite3_errcode(st->db), "run_prov");
 	r = step_done(st, s, "run_prov");
 	return r < 0 ? r : store__commit(st);
@@ -745,9 +724,9 @@ static int run_update(struct store *st, int64_t run_id, const char *sql, const c
 	r = prepare(st, sql, &s);
 	if (r < 0)
 		return r;
-	if (bind_text(s, 1, status))
+	if (sql_bind_text(s, 1, status))
 		return fail(st, sqlite3_errcode(st->db), "run");
-	if (reason ? bind_text(s, 2, reason) : sqlite3_bind_null(s, 2))
+	if (reason ? sql_bind_text(s, 2, reason) : sqlite3_bind_null(s, 2))
 		return fail(st, sqlite3_errcode(st->db), "run");
 	sqlite3_bind_int64(s, 3, wall_ns);
 	sqlite3_bind_int64(s, 4, run_id);
@@ -787,7 +766,7 @@ int store__event(struct store *st, int64_t run_id, int64_t t_ns, const char *kin
 		return r;
 	sqlite3_bind_int64(s, 1, run_id);
 	sqlite3_bind_int64(s, 2, t_ns);
-	if (bind_text(s, 3, kind) || bind_text(s, 4, text ? text : ""))
+	if (sql_bind_text(s, 3, kind) || sql_bind_text(s, 4, text ? text : ""))
 		return fail(st, sqlite3_errcode(st->db), "event");
 	r = step_done(st, s, "event");
 	if (r < 0)
@@ -808,7 +787,7 @@ int store__log(struct store *st, int64_t run_id, const char *name, const char *t
 	if (r < 0)
 		return r;
 	sqlite3_bind_int64(s, 1, run_id);
-	if (bind_text(s, 2, name) ||
+	if (sql_bind_text(s, 2, name) ||
 	    sqlite3_bind_blob64(s, 3, len ? text : "", len, SQLITE_STATIC))
 		return fail(st, sqlite3_errcode(st->db), "log");
 	r = step_done(st, s, "log");
@@ -874,22 +853,22 @@ static int name_id(struct store *st, struct name_cache *c, enum stmt_id add, enu
 		return -ENOSPC;
 	}
 	s = st->stmt[add];
-	if (bind_text(s, 1, name))
+	if (sql_bind_text(s, 1, name))
 		return fail(st, sqlite3_errcode(st->db), "name");
 	if (mi) {
 		const char *colon = strchr(name, ':');
 
 		if (sqlite3_bind_text(s, 2, name, (int)(colon - name), SQLITE_STATIC) ||
-		    bind_text(s, 3, mi->unit) || bind_text(s, 4, metric_kind_name(mi->kind)) ||
-		    bind_text(s, 5, metric_better_name(mi->better)) ||
-		    bind_text(s, 6, mi->description))
+		    sql_bind_text(s, 3, mi->unit) || sql_bind_text(s, 4, metric_kind_name(mi->kind)) ||
+		    sql_bind_text(s, 5, metric_better_name(mi->better)) ||
+		    sql_bind_text(s, 6, mi->description))
 			return fail(st, sqlite3_errcode(st->db), "metric");
 	}
 	r = step_done(st, s, "name");
 	if (r < 0)
 		return r;
 	s = st->stmt[get];
-	if (bind_text(s, 1, name))
+	if (sql_bind_text(s, 1, name))
 		return fail(st, sqlite3_errcode(st->db), "name");
 	rc = sqlite3_step(s);
 	if (rc != SQLITE_ROW) {
@@ -972,7 +951,7 @@ int store__lru_gen(struct store *st, int64_t run_id, int64_t seq, int64_t memcg_
 	sqlite3_bind_int64(s, 1, run_id);
 	sqlite3_bind_int64(s, 2, seq);
 	sqlite3_bind_int64(s, 3, memcg_id);
-	if (bind_text(s, 4, memcg_path))
+	if (sql_bind_text(s, 4, memcg_path))
 		return fail(st, sqlite3_errcode(st->db), "lru_gen");
 	sqlite3_bind_int64(s, 5, node);
 	sqlite3_bind_int64(s, 6, gen);
@@ -1006,8 +985,8 @@ int store__result(struct store *st, int64_t run_id, const char *workload, const 
 	if (r < 0)
 		return r;
 	sqlite3_bind_int64(s, 1, run_id);
-	if (bind_text(s, 2, workload) || bind_text(s, 3, key) ||
-	    sqlite3_bind_double(s, 4, value) || bind_text(s, 5, unit) || bind_text(s, 6, better))
+	if (sql_bind_text(s, 2, workload) || sql_bind_text(s, 3, key) ||
+	    sqlite3_bind_double(s, 4, value) || sql_bind_text(s, 5, unit) || sql_bind_text(s, 6, better))
 		return fail(st, sqlite3_errcode(st->db), "result");
 	r = step_done(st, s, "result");
 	if (r < 0)

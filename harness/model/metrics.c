@@ -486,7 +486,7 @@ static const struct comparability {
 
 static const char r_unknown[] =
 	"not known to be comparable: the kernel is outside every range this metric's meaning under "
-	"both LRUs was read for (harness/metrics.c comparability_table[]); no verdict";
+	"both LRUs was read for (harness/model/metrics.c comparability_table[]); no verdict";
 
 /*
  * The reason and its source in one static text, built once and shared by the
