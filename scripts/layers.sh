@@ -7,7 +7,7 @@
 #             two modules (a .c) use each other, directly or round a longer
 #             circle (tsort over the whole graph);
 #   SQL       only harness/store/ speaks SQLite: no other file includes
-#             sqlite3.h or the store's sql.h, nor calls sqlite3_*.
+#             sqlite3.h or the store's sql.h and store-priv.h, nor calls sqlite3_*.
 # Usage: scripts/layers.sh BUILD (the host objects are BUILD/host/...).
 # Each finding names the file, the used thing and both folders; any finding
 # fails (exit 1).

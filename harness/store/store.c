@@ -74,6 +74,7 @@
 
 #include "metrics.h"
 #include "sql.h"
+#include "store-priv.h"
 #include "util.h"
 
 #include <math.h>
@@ -565,9 +566,36 @@ const char *store__errmsg(struct store *st)
 	return st->errmsg[0] ? st->errmsg : "no error";
 }
 
+static int prepare(struct store *st, const char *sql, sqlite3_stmt **ret);
+
 struct sqlite3 *store__db(struct store *st)
 {
 	return st->db;
+}
+
+sqlite3 *store__sqlite(struct store *st)
+{
+	return st->db;
+}
+
+int store__fail(struct store *st, int rc, const char *what)
+{
+	return fail(st, rc, what);
+}
+
+int store__prepare(struct store *st, const char *sql, sqlite3_stmt **ret)
+{
+	return prepare(st, sql, ret);
+}
+
+int store__step_done(struct store *st, sqlite3_stmt *s, const char *what)
+{
+	return step_done(st, s, what);
+}
+
+int store__tx_begin(struct store *st)
+{
+	return tx_begin(st);
 }
 
 const struct store_stats *store__stats(const struct store *st)
