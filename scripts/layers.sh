@@ -74,7 +74,7 @@ for dir in "${!rank[@]}"; do
 	[[ $dir == store ]] && continue
 	while IFS=: read -r f line _; do
 		finding "$f:$line: SQLite outside harness/store/ (the store offers typed queries)"
-	done < <(grep -Hn '#include <sqlite3.h>\|#include "sql.h"\|\bsqlite3_[a-z_]*\s*(' harness/"$dir"/*.[ch] 2> /dev/null || true)
+	done < <(grep -Hn '#include <sqlite3.h>\|#include "sql.h"\|#include "store-priv.h"\|\bsqlite3_[a-z_]*\s*(' harness/"$dir"/*.[ch] 2> /dev/null || true)
 done
 
 # --- symbols --------------------------------------------------------------
