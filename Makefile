@@ -23,6 +23,10 @@ HARNESS_INC  := -Iharness/common $(HARNESS_DIRS:%=-Iharness/%) -Iharness
 CPPFLAGS += -D_GNU_SOURCE $(HARNESS_INC) -Iworkloads -MMD -MP
 VERSION  := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 CPPFLAGS += -DLRUBENCH_VERSION='"$(VERSION)"'
+# The files that print the version are recompiled when it changes (a commit,
+# a dirty tree), not only when they do: the stamp is rewritten only then.
+VERSION_STAMP := $(BUILD)/version.stamp
+VERSION_USERS := $(shell grep -l LRUBENCH_VERSION harness/*/*.c 2>/dev/null)
 
 # Host program: every .c of the layer folders is a library object but
 # harness/cmd/lrubench.c (main). harness/common: shared by the host and the guest agent.
@@ -56,8 +60,9 @@ TEST_LIB_OBJS := $(HOST_LIB_OBJS:$(BUILD)/host/%=$(BUILD)/san/%) \
 
 .PHONY: all deps run check check-full lint unit unit-bins integration bench clean fuzz \
 	fuzz-build claims
-# Objects are not intermediates to delete: keep them for incremental builds.
-.SECONDARY:
+# Objects are not intermediates to delete: keep them for incremental builds
+# (not .SECONDARY for all: it would also keep a missing version stamp missing).
+.PRECIOUS: $(BUILD)/%.o
 all: $(BUILD)/lrubench $(AGENT) $(WL_BINS) $(BUILD)/tools/extract-ikconfig
 
 # Every compile waits for deps (an order-only prerequisite: it runs first, once,
@@ -70,6 +75,12 @@ $(BUILD)/host/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -c -o $@ $<
+
+$(VERSION_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' > $@
+FORCE:
+$(VERSION_USERS:%.c=$(BUILD)/host/%.o) $(VERSION_USERS:%.c=$(BUILD)/san/%.o): $(VERSION_STAMP)
 
 $(BUILD)/lrubench: $(HOST_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(HOST_LDLIBS)
