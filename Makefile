@@ -30,7 +30,7 @@ VERSION_USERS := $(shell grep -l LRUBENCH_VERSION harness/*/*.c 2>/dev/null)
 
 # Host program: every .c of the layer folders is a library object but
 # harness/cmd/lrubench.c (main). harness/common: shared by the host and the guest agent.
-COMMON_SRCS := harness/common/util.c harness/common/loghist.c harness/common/reclaim-paths.c
+COMMON_SRCS := $(wildcard harness/common/*.c)
 HOST_SRCS := $(foreach d,$(HARNESS_DIRS),$(wildcard harness/$(d)/*.c)) workloads/catalogue.c \
 	$(COMMON_SRCS)
 HOST_OBJS := $(HOST_SRCS:%.c=$(BUILD)/host/%.o)
@@ -54,7 +54,7 @@ TEST_BINS := $(TEST_SRCS:harness/tests/%.c=$(BUILD)/tests/%)
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer
 TEST_LIB_OBJS := $(HOST_LIB_OBJS:$(BUILD)/host/%=$(BUILD)/san/%) \
 	$(filter-out %/util.o,$(WL_LIB_OBJS:$(BUILD)/guest/%=$(BUILD)/san/%)) \
-	$(BUILD)/san/harness/guest/procfs-parse.o $(BUILD)/san/harness/guest/agent-conf.o \
+	$(BUILD)/san/harness/guest/agent-conf.o \
 	$(BUILD)/san/harness/guest/stall-pair.o $(BUILD)/san/harness/guest/perf-ring.o \
 	$(BUILD)/san/harness/guest/trace-events.o
 

@@ -15,10 +15,11 @@
  *   agent-fault.c     fault injection for the host's tests
  *   agent-trace.c     reclaim latency from the vmscan tracepoints
  *   agent-wss.c       the working-set probe (lrubench wss)
- *   sampler.c         the table of sampled sources
- * and the pure parts the unit tests reach: procfs-parse.c, agent-conf.c,
- * perf-ring.c (perf ring records), stall-pair.c (pairing, histograms),
- * trace-events.c (tracepoint ids).
+ *   sampler.c         samples the sources of harness/common/sources.c
+ * and the pure parts the unit tests reach: agent-conf.c, perf-ring.c (perf
+ * ring records), stall-pair.c (pairing, histograms), trace-events.c
+ * (tracepoint ids); the sources and their parsers (harness/common/source*.c,
+ * procfs-parse.c) are shared with the host.
  */
 #ifndef LRUBENCH_AGENT_H
 #define LRUBENCH_AGENT_H
@@ -35,7 +36,7 @@
 #define AGENT_PORT_NAME "lrubench.0"
 #define AGENT_CONF_PATH "/lrubench/run.conf"
 #define CGROUP_ROOT "/sys/fs/cgroup"
-#define LRU_GEN_DEBUGFS "/sys/kernel/debug/lru_gen"
+#define LRU_GEN_DEBUGFS "/sys/kernel/debug/lru_gen" /* source_lru_gen.file */
 #define LINE_MAX_BYTES 1024 /* protocol limit, '\n' included */
 
 struct channel;

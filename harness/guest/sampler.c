@@ -1,18 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The sampler: one table row per sampled source (PROTOCOL.md section 2).
- * Adding a source is one emit function and one row.
+ * The sampler: every source of the shared list (harness/common/sources.c,
+ * PROTOCOL.md section 2), each sample.
  *
- * A row names its SOURCE, its scope (system-wide, per memcg, per workload),
- * the file it reads if any and the function that turns what was read into
- * v or g lines. At start the sampler makes one instance per row and scope
- * and opens each file once: the kernel regenerates these seq files on every
- * read at offset 0, so each sample is pread()s into one reused buffer,
- * parsed in place and appended to the channel's buffer, which one write()
- * sends when the sample ends.
+ * A source names its SOURCE, its scope (system-wide, per memcg, per
+ * workload), the file it reads and the function that parses that file into
+ * v lines (harness/common/source.h): such a source needs nothing here. The
+ * sources whose values the agent's own code makes (its perf counters, its
+ * tracer, its working-set probe, kswapd's threads, its own cost), that emit
+ * g lines (lru_gen) or that are sampled only sometimes have a row in
+ * feeds[] below.
+ *
+ * At start the sampler makes one instance per source and scope and opens
+ * each file once: the kernel regenerates these seq files on every read at
+ * offset 0, so each sample is pread()s into one reused buffer, parsed in
+ * place and appended to the channel's buffer, which one write() sends when
+ * the sample ends.
  */
 #include "agent.h"
 #include "procfs-parse.h"
+#include "source.h"
 #include "util.h"
 
 #include <fcntl.h>
@@ -20,23 +27,22 @@
 #include <string.h>
 #include <time.h>
 
-enum scope { SCOPE_SYSTEM, SCOPE_MEMCG, SCOPE_WORKLOAD };
-
 struct instance;
 
-struct source {
-	const char *name;	/* SOURCE in the stream */
-	enum scope scope;
-	const char *file;	/* absolute (system), in the memcg's directory (memcg), or NULL */
+/* What the agent's code adds to a source of the list. */
+struct feed {
+	const char *name;	/* the source's */
 	bool (*wanted)(const struct agent *a); /* NULL: always sampled */
-	/* Append the lines of one instance; buf/len hold the file's text. */
+	/* Append the lines of one instance instead of the source's parse;
+	 * buf/len hold its file's text (nothing if it has no file). */
 	void (*emit)(struct sampler *s, struct instance *in, const char *buf, size_t len);
 };
 
 struct instance {
 	const struct source *src;
+	const struct feed *feed; /* NULL: src->parse makes the v lines */
 	const char *scope;	/* "-", a memcg or a workload name */
-	struct workload *w;	/* SCOPE_WORKLOAD */
+	struct workload *w;	/* SOURCE_WORKLOAD */
 	int fd;			/* the file, -1 if none */
 	bool warned;		/* a failure was logged once */
 };
@@ -64,21 +70,22 @@ static void value(struct sampler *s, struct instance *in, const char *key, size_
 		s->count++;
 }
 
-static int flat_kv(void *arg, const char *key, size_t key_len, int64_t v)
+static void parsed_value(void *arg, const char *key, size_t key_len, int64_t v)
 {
 	void **ctx = arg;
 
 	value(ctx[0], ctx[1], key, key_len, v);
-	return 0;
 }
 
-/* vmstat, memory.stat, memory.events: every "key value" line. */
-static void emit_flat(struct sampler *s, struct instance *in, const char *buf, size_t len)
+/* A source of the list without a feed: its parse makes the v lines. */
+static void emit_parsed(struct sampler *s, struct instance *in, const char *buf, size_t len)
 {
 	void *ctx[2] = { s, in };
-	unsigned bad = 0;
+	unsigned bad;
 
-	procfs_parse_flat(buf, len, flat_kv, ctx, &bad);
+	if (!in->src->parse)
+		return;
+	bad = in->src->parse(buf, len, parsed_value, ctx);
 	if (bad && !in->warned) {
 		in->warned = true;
 		log_warn("sampler: %s: %u malformed lines skipped", in->src->name, bad);
@@ -93,27 +100,7 @@ static void emit_vmstat(struct sampler *s, struct instance *in, const char *buf,
 		s->vmstat[len] = '\0';
 		s->vmstat_len = len;
 	}
-	emit_flat(s, in, buf, len);
-}
-
-static void emit_current(struct sampler *s, struct instance *in, const char *buf, size_t len)
-{
-	uint64_t v;
-
-	if (procfs_parse_u64(buf, len, &v) == 0 && v <= INT64_MAX)
-		value(s, in, "bytes", 5, (int64_t)v);
-}
-
-/* memory.pressure and /proc/pressure/: cumulative stall time in us. */
-static void emit_psi(struct sampler *s, struct instance *in, const char *buf, size_t len)
-{
-	struct procfs_psi psi;
-
-	if (procfs_parse_psi(buf, len, &psi) < 0)
-		return;
-	value(s, in, "some.total", 10, psi.some_total);
-	if (psi.has_full)
-		value(s, in, "full.total", 10, psi.full_total);
+	emit_parsed(s, in, buf, len);
 }
 
 static int lru_gen_row(void *arg, const struct procfs_lru_gen_row *row)
@@ -235,31 +222,33 @@ static void emit_agent(struct sampler *s, struct instance *in, const char *buf, 
 	value(s, in, "sample_ns", 9, now_mono_ns() - s->t_start);
 }
 
-static const struct source sources[] = {
-	{ "vmstat", SCOPE_SYSTEM, "/proc/vmstat", NULL, emit_vmstat },
-	{ "memory.stat", SCOPE_MEMCG, "memory.stat", NULL, emit_flat },
-	{ "memory.events", SCOPE_MEMCG, "memory.events", NULL, emit_flat },
-	{ "memory.current", SCOPE_MEMCG, "memory.current", NULL, emit_current },
-	{ "memory.pressure", SCOPE_MEMCG, "memory.pressure", NULL, emit_psi },
-	{ "psi.memory", SCOPE_SYSTEM, "/proc/pressure/memory", NULL, emit_psi },
-	{ "psi.io", SCOPE_SYSTEM, "/proc/pressure/io", NULL, emit_psi },
-	{ "psi.cpu", SCOPE_SYSTEM, "/proc/pressure/cpu", NULL, emit_psi },
-	{ "kswapd", SCOPE_SYSTEM, NULL, NULL, emit_kswapd },
-	{ "lru_gen", SCOPE_SYSTEM, LRU_GEN_DEBUGFS, want_lru_gen, emit_lru_gen },
-	{ "perf", SCOPE_WORKLOAD, NULL, NULL, emit_perf },
-	{ "reclaim", SCOPE_SYSTEM, NULL, want_reclaim, emit_reclaim },
-	{ "wss", SCOPE_MEMCG, NULL, want_wss, emit_wss },
-	{ "agent", SCOPE_SYSTEM, NULL, NULL, emit_agent },
+/* The sources of the list (by name) that need the agent's code. */
+static const struct feed feeds[] = {
+	{ "vmstat", NULL, emit_vmstat },
+	{ "kswapd", NULL, emit_kswapd },
+	{ "lru_gen", want_lru_gen, emit_lru_gen },
+	{ "perf", NULL, emit_perf },
+	{ "reclaim", want_reclaim, emit_reclaim },
+	{ "wss", want_wss, emit_wss },
+	{ "agent", NULL, emit_agent },
 };
 
-static void add_instance(struct sampler *s, const struct source *src, const char *scope,
-			 const char *path, struct workload *w)
+static const struct feed *feed_of(const struct source *src)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(feeds); i++)
+		if (!strcmp(feeds[i].name, src->name))
+			return &feeds[i];
+	return NULL;
+}
+
+static void add_instance(struct sampler *s, const struct source *src, const struct feed *feed,
+			 const char *scope, const char *path, struct workload *w)
 {
 	struct instance *in;
 
 	s->in = xrealloc(s->in, s->n_in + 1, sizeof(*s->in));
 	in = &s->in[s->n_in++];
-	*in = (struct instance){ .src = src, .scope = scope, .w = w, .fd = -1 };
+	*in = (struct instance){ .src = src, .feed = feed, .scope = scope, .w = w, .fd = -1 };
 	if (!path)
 		return;
 	in->fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -304,6 +293,8 @@ static void find_kswapd(struct sampler *s)
 int sampler_new(struct agent *a, struct sampler **ret)
 {
 	struct sampler *s = xcalloc(1, sizeof(*s));
+	size_t n_sources;
+	const struct source *const *sources = sources_table(&n_sources);
 
 	s->a = a;
 	s->cap = 64 * 1024;
@@ -312,59 +303,34 @@ int sampler_new(struct agent *a, struct sampler **ret)
 	if (s->clk_tck <= 0)
 		s->clk_tck = 100;
 	find_kswapd(s);
-	for (size_t i = 0; i < ARRAY_SIZE(sources); i++) {
-		const struct source *src = &sources[i];
+	for (size_t i = 0; i < n_sources; i++) {
+		const struct source *src = sources[i];
+		const struct feed *feed = feed_of(src);
 
-		if (src->wanted && !src->wanted(a))
+		if (feed && feed->wanted && !feed->wanted(a))
 			continue;
 		switch (src->scope) {
-		case SCOPE_SYSTEM:
-			add_instance(s, src, "-", src->file, NULL);
+		case SOURCE_SYSTEM:
+			add_instance(s, src, feed, "-", src->file, NULL);
 			break;
-		case SCOPE_MEMCG:
+		case SOURCE_MEMCG:
 			for (size_t j = 0; j < a->n_memcgs; j++) {
 				_cleanup_free_ char *path =
 					src->file ? xasprintf("%s/%s", a->memcgs[j].path,
 							      src->file) :
 						    NULL;
 
-				add_instance(s, src, a->memcgs[j].name, path, NULL);
+				add_instance(s, src, feed, a->memcgs[j].name, path, NULL);
 			}
 			break;
-		case SCOPE_WORKLOAD:
+		case SOURCE_WORKLOAD:
 			for (size_t j = 0; j < a->n_wls; j++)
-				add_instance(s, src, a->wls[j].name, NULL, &a->wls[j]);
+				add_instance(s, src, feed, a->wls[j].name, NULL, &a->wls[j]);
 			break;
 		}
 	}
 	*ret = s;
 	return 0;
-}
-
-/* The whole file at offset 0 into s->buf (grown as needed); length or -errno. */
-static ssize_t read_whole(struct sampler *s, int fd)
-{
-	size_t len = 0;
-
-	for (;;) {
-		ssize_t n;
-
-		if (s->cap - len < 4096) {
-			s->cap *= 2;
-			s->buf = xrealloc(s->buf, s->cap, 1);
-		}
-		n = pread(fd, s->buf + len, s->cap - len - 1, (off_t)len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	s->buf[len] = '\0';
-	return (ssize_t)len;
 }
 
 int sampler_take(struct sampler *s)
@@ -377,7 +343,7 @@ int sampler_take(struct sampler *s)
 		ssize_t n = 0;
 
 		if (in->fd >= 0) {
-			n = read_whole(s, in->fd);
+			n = read_source_file(in->fd, &s->buf, &s->cap);
 			if (n < 0) {
 				if (!in->warned)
 					log_warn("sampler: %s %s: read: %s", in->src->name,
@@ -386,7 +352,10 @@ int sampler_take(struct sampler *s)
 				continue;
 			}
 		}
-		in->src->emit(s, in, s->buf, (size_t)n);
+		if (in->feed)
+			in->feed->emit(s, in, s->buf, (size_t)n);
+		else
+			emit_parsed(s, in, s->buf, (size_t)n);
 	}
 	channel_printf(s->a->ch, "end %" PRIu64 " %" PRIu64, s->seq, s->count);
 	s->seq++;

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The metric dictionary: one table (metrics.c) that the sampler's consumers,
- * the store, compare and reports all read. A metric's name is "SOURCE:KEY"
- * (vmstat:pgscan_anon, memory.stat:pgsteal_file, psi.memory:some.total).
+ * The metric dictionary that the store, compare and reports all read. A
+ * metric's name is "SOURCE:KEY" (vmstat:pgscan_anon, memory.stat:pgsteal_file,
+ * psi.memory:some.total); its rows are those of the sampled sources
+ * (harness/common/sources.c), each source's in its own file, shared with the
+ * guest agent that samples them.
  *
- * Metrics not in the table still get a row: metric__lookup() derives kind
- * and unit from the source's rules (vmstat nr_* are gauges in pages, the
- * rest counters, ...).
+ * Metrics no row names still get one: metric__lookup() takes their source's
+ * fallback (vmstat keys are event counters, memory.stat sizes in bytes, ...).
  *
  * Comparability across the two LRU implementations is a second table keyed
  * by metric pattern and kernel range: a metric whose meaning differs between
@@ -16,24 +17,17 @@
 #define LRUBENCH_METRICS_H
 
 #include "kernel-version.h"
+#include "source.h" /* struct metric_info, enum metric_kind, enum metric_better */
 
 #include <stdbool.h>
 #include <stddef.h>
 
-enum metric_kind { METRIC_COUNTER, METRIC_GAUGE };
-enum metric_better { BETTER_NONE, BETTER_HIGHER, BETTER_LOWER };
-
-struct metric_info {
-	const char *name;	 /* "SOURCE:KEY"; a trailing '*' matches a prefix */
-	const char *unit;	 /* pages, bytes, events, us, ns */
-	enum metric_kind kind;
-	enum metric_better better;
-	const char *description;
-};
-
-/* Fill *ret for name (a table row or a derived default); never fails for a
+/* Fill *ret for name (a source's row or its fallback); never fails for a
  * well-formed "SOURCE:KEY". -EINVAL if name has no ':'. */
 int metric__lookup(const char *name, struct metric_info *ret);
+/* The same over the n sources given (metric__lookup: sources_table()). */
+int metric__lookup_in(const struct source *const *sources, size_t n, const char *name,
+		      struct metric_info *ret);
 
 /*
  * Whether name means the same under classic LRU and MGLRU on the kernel
@@ -43,8 +37,6 @@ int metric__lookup(const char *name, struct metric_info *ret);
 bool metric__comparable(const char *name, const char *kernel_release, const char **ret_reason);
 
 const char *metric_kind_name(enum metric_kind kind);
-/* The dictionary's rows, for listings and reports. */
-const struct metric_info *metric__table(size_t *ret_n);
 
 const char *metric_better_name(enum metric_better better);
 

@@ -13,12 +13,11 @@
  */
 #include "ingest.h"
 
-#include "store.h"
+#include "store-priv.h"
 #include "stream.h"
 #include "util.h"
 
 #include <inttypes.h>
-#include <sqlite3.h>
 #include <string.h>
 
 struct ingest {
@@ -219,23 +218,30 @@ static void sync_stats(struct ingest *in)
 	in->stats.rejected = ps->rejected + in->refused;
 }
 
-int ingest__new(struct store *st, int64_t run_id, struct ingest **ret)
+/* 0 if the run is in the store, -ENOENT if not, -EIO if it cannot be read. */
+static int run_exists(struct store *st, int64_t run_id)
 {
-	struct ingest *in;
-	sqlite3_stmt *q = NULL;
-	int r, rc;
+	_cleanup_stmt_ sqlite3_stmt *q = NULL;
+	int rc;
 
-	/* a run that does not exist would make every row fail */
-	if (sqlite3_prepare_v2(store__db(st), "SELECT 1 FROM run WHERE id = ?", -1, &q, NULL) !=
-	    SQLITE_OK)
+	if (store__prepare(st, "SELECT 1 FROM run WHERE id = ?", &q) < 0)
 		return -EIO;
 	sqlite3_bind_int64(q, 1, run_id);
 	rc = sqlite3_step(q);
-	sqlite3_finalize(q);
 	if (rc == SQLITE_DONE)
 		return -ENOENT;
-	if (rc != SQLITE_ROW)
-		return -EIO;
+	return rc == SQLITE_ROW ? 0 : -EIO;
+}
+
+int ingest__new(struct store *st, int64_t run_id, struct ingest **ret)
+{
+	struct ingest *in;
+	int r;
+
+	/* a run that does not exist would make every row fail */
+	r = run_exists(st, run_id);
+	if (r < 0)
+		return r;
 
 	in = calloc(1, sizeof(*in));
 	if (!in)

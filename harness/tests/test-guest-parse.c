@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The guest agent's pure parsers (harness/guest/procfs-parse.c) on files
+ * The guest agent's pure parsers (harness/common/procfs-parse.c) on files
  * captured from real guests of Debian's 6.1.0-57-cloud-amd64 kernel under
  * TCG (fixtures/guest/, see its README.md): a memcg at 128M with MGLRU and
  * with the classic LRU, and global reclaim (kswapd busy) with MGLRU. Exact
@@ -14,7 +14,7 @@
 
 #include <string.h>
 
-#include "guest/procfs-parse.h"
+#include "procfs-parse.h"
 #include "util.h"
 
 #define FIX "harness/tests/fixtures/guest/6.1.0-57-cloud-amd64/"

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Ingest: captured-format streams (harness/tests/fixtures/stream/) into a
- * temporary store, then SQL on what was kept. Run from the repository root
+ * temporary store, then SQL on what was kept, through a read-only connection
+ * of the test's own to the committed file. Run from the repository root
  * (as "make unit" does) or point LRUBENCH_FIXTURES at the fixtures folder.
  */
 #include <stdarg.h>
@@ -22,6 +23,7 @@
 
 struct fixture {
 	char dir[64];
+	char path[80]; /* the store's file */
 	struct store *st;
 	int64_t run1, run2;
 };
@@ -29,14 +31,13 @@ struct fixture {
 static int setup(void **state)
 {
 	struct fixture *f = xcalloc(1, sizeof(*f));
-	_cleanup_free_ char *path = NULL;
 	int64_t vid;
 
 	strcpy(f->dir, "/tmp/test-ingest.XXXXXX");
 	if (!mkdtemp(f->dir))
 		return -1;
-	path = xasprintf("%s/c.db", f->dir);
-	if (store__open(path, &f->st) < 0 ||
+	snprintf(f->path, sizeof(f->path), "%s/c.db", f->dir);
+	if (store__open(f->path, &f->st) < 0 ||
 	    store__variant_add(f->st, "v", "debian-6.1", "mglru", "", &vid) < 0 ||
 	    store__run_add(f->st, vid, 0, 0, 1, &f->run1) < 0 ||
 	    store__run_add(f->st, vid, 1, 1, 2, &f->run2) < 0)
@@ -88,10 +89,25 @@ static const struct ingest_stats *ingest_fixture(struct fixture *f, int64_t run_
 	return copy;
 }
 
+static void closedbp(sqlite3 **db)
+{
+	sqlite3_close(*db);
+}
+
+/* What the store committed to its file, read by a connection of the test's own. */
+static sqlite3 *open_readonly(struct fixture *f)
+{
+	sqlite3 *db = NULL;
+
+	if (sqlite3_open_v2(f->path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+		fail_msg("open '%s' read-only: %s", f->path, db ? sqlite3_errmsg(db) : "no memory");
+	return db;
+}
+
 static int64_t q_int(struct fixture *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int64_t q_int(struct fixture *f, const char *fmt, ...)
 {
-	sqlite3 *db = store__db(f->st);
+	_cleanup_(closedbp) sqlite3 *db = open_readonly(f);
 	_cleanup_free_ char *sql = NULL;
 	sqlite3_stmt *s = NULL;
 	int64_t v = INT64_MIN;
@@ -111,7 +127,7 @@ static int64_t q_int(struct fixture *f, const char *fmt, ...)
 static char *q_text(struct fixture *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static char *q_text(struct fixture *f, const char *fmt, ...)
 {
-	sqlite3 *db = store__db(f->st);
+	_cleanup_(closedbp) sqlite3 *db = open_readonly(f);
 	_cleanup_free_ char *sql = NULL;
 	sqlite3_stmt *s = NULL;
 	char *v = NULL;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "metrics.h"
+#include "source.h"
 #include "util.h"
 
 static void check(const char *name, const char *unit, enum metric_kind kind,
@@ -97,22 +98,49 @@ static void test_lookup_invalid(void **state)
 	assert_string_equal(mi.name, "untouched");
 }
 
+/* Every source's rows: named for their source, complete, no pattern twice. */
 static void test_table_well_formed(void **state)
 {
-	size_t n;
-	const struct metric_info *t = metric__table(&n);
+	size_t n_sources, n = 0;
+	const struct source *const *sources = sources_table(&n_sources);
 
 	(void)state;
-	assert_true(n > 80);
-	for (size_t i = 0; i < n; i++) {
-		assert_non_null(strchr(t[i].name, ':'));
-		assert_true(strlen(t[i].unit) > 0);
-		assert_true(strlen(t[i].description) > 0);
-		/* no duplicate patterns: two rows for one name would be ambiguous */
-		for (size_t j = i + 1; j < n; j++)
-			if (!strcmp(t[i].name, t[j].name))
-				fail_msg("duplicate row %s", t[i].name);
+	for (size_t s = 0; s < n_sources; s++) {
+		const struct source *src = sources[s];
+		size_t len = strlen(src->name);
+
+		/* a source's fallback names it (or its family: psi.*, memory.events*) */
+		if (src->fallback.name) {
+			const char *f = src->fallback.name;
+			size_t flen = strlen(f);
+
+			if (f[flen - 1] == '*')
+				assert_int_equal(strncmp(f, src->name, flen - 1), 0);
+			else
+				assert_string_equal(f, src->name);
+			assert_true(strlen(src->fallback.unit) > 0);
+			assert_true(strlen(src->fallback.description) > 0);
+		}
+		for (size_t i = 0; i < src->n_metrics; i++) {
+			const struct metric_info *t = &src->metrics[i];
+
+			if (strncmp(t->name, src->name, len) || t->name[len] != ':')
+				fail_msg("row %s is not of source %s", t->name, src->name);
+			assert_true(strlen(t->unit) > 0);
+			assert_true(strlen(t->description) > 0);
+			/* no duplicate patterns: two rows for one name would be ambiguous */
+			for (size_t j = i + 1; j < src->n_metrics; j++)
+				if (!strcmp(t->name, src->metrics[j].name))
+					fail_msg("duplicate row %s", t->name);
+			n++;
+		}
+		for (size_t o = s + 1; o < n_sources; o++)
+			if (!strcmp(src->name, sources[o]->name))
+				fail_msg("source %s listed twice", src->name);
 	}
+	assert_true(n > 80);
+	/* agent measures the sample it ends: the last source */
+	assert_string_equal(sources[n_sources - 1]->name, "agent");
 }
 
 static void test_names(void **state)

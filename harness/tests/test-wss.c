@@ -21,7 +21,7 @@
 
 #include "catalogue.h"
 #include "guest/agent-conf.h"
-#include "guest/procfs-parse.h"
+#include "procfs-parse.h"
 #include "lib/wl.h"
 #include "plan.h"
 #include "store.h"
