@@ -188,7 +188,7 @@ int cmd_ab(int argc, char **argv)
 	}
 	log_info("ab: %s (%s) against %s (%s), %zu variant%s of %s on each", lb, b, la, a, norig,
 		 norig == 1 ? "" : "s", plan_path);
-	r = campaign_run(plan, &o);
+	r = cmd_campaign_run(plan, &o);
 	if (r != EXIT_NO_REGRESSION && r != EXIT_REGRESSION && r != EXIT_INCOMPLETE)
 		return r;
 

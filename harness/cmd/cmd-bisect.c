@@ -417,7 +417,7 @@ static int step_measure(struct bisect_ctx *c, struct measurement *m)
 		m->x.campaigns = m->good.campaigns = campaigns;
 		log_info("bisect: #%d %.12s: %d run%s each of good and %s, interleaved, into %s",
 			 m->x.ord, sha, want, want == 1 ? "" : "s", xlabel, db);
-		r = campaign_run(p, &o);
+		r = cmd_campaign_run(p, &o);
 		runs += want;
 		if (r == 130)
 			return step_end(c, m, "error", "interrupted", STEP_INTERRUPTED);

@@ -109,7 +109,7 @@ int cmd_noise(int argc, char **argv)
 	}
 	log_info("noise: %s against itself, %d repetitions a side", variant,
 		 o.repetitions ? o.repetitions : plan->repetitions);
-	r = campaign_run(plan, &o);
+	r = cmd_campaign_run(plan, &o);
 	/* a false verdict of the A/A (exit 1) or a failed run (3) still leaves figures */
 	if (r != EXIT_NO_REGRESSION && r != EXIT_REGRESSION && r != EXIT_INCOMPLETE)
 		return r;

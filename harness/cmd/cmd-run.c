@@ -153,13 +153,13 @@ int cmd_run(int argc, char **argv)
 		history__close(h);
 	}
 	if (resume)
-		return campaign_resume(resume, &o);
+		return cmd_campaign_resume(resume, &o);
 	plan_path = optind < argc ? argv[optind] : path_default_plan();
 	if (plan__load(plan_path, &plan, &err) < 0) {
 		log_err("%s", err);
 		return 2;
 	}
-	return campaign_run(plan, &o);
+	return cmd_campaign_run(plan, &o);
 }
 
 /* The scheduler's worker: 'lrubench __run-one DB RUN_ID' (not for users). */
@@ -173,5 +173,5 @@ int cmd_run_one(int argc, char **argv)
 		fprintf(stderr, "usage: lrubench __run-one DB RUN_ID\n");
 		return 2;
 	}
-	return campaign_worker(argv[1], id, &o);
+	return campaign__worker(argv[1], id, &o);
 }

@@ -17,7 +17,6 @@
 #include "wss.h"
 
 #include <getopt.h>
-#include <sqlite3.h>
 #include <string.h>
 #include <time.h>
 
@@ -254,7 +253,7 @@ int cmd_wss(int argc, char **argv)
 		 (unsigned long long)wo.window_ms, (unsigned long long)wo.start_ms,
 		 o.repetitions);
 	wss_opts__clear(&wo);
-	r = campaign_run(plan, &o);
+	r = cmd_campaign_run(plan, &o);
 	/* one variant: its verdicts mean nothing, a failed run is seen below */
 	if (r != EXIT_NO_REGRESSION && r != EXIT_REGRESSION && r != EXIT_INCOMPLETE)
 		return r;
