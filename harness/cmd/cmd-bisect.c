@@ -28,6 +28,7 @@
 #include "bisect.h"
 #include "campaign.h"
 #include "catalogue.h"
+#include "cmd-opt.h"
 #include "cmd.h"
 #include "paths.h"
 #include "dataset.h"
@@ -43,6 +44,7 @@
 #include <math.h>
 #include <regex.h>
 #include <signal.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -96,6 +98,20 @@ static void ctx_clear(struct bisect_ctx *c)
 	free(c->accel);
 	memset(c, 0, sizeof(*c));
 }
+
+/* The options handed to each step as text (bisect.db's params), by their table. */
+#define CTX(f) offsetof(struct bisect_ctx, f)
+static const struct cmd_opt step_opts[] = {
+	{ .code = 'n', .name = "reps", .kind = CMD_OPT_INT, .off = CTX(reps), .min = 2, .max = 100,
+	  .param = "reps" },
+	{ .code = 'N', .name = "max-reps", .kind = CMD_OPT_INT, .off = CTX(max_reps), .min = 2,
+	  .max = 1000, .param = "max_reps" },
+	{ .code = 'j', .name = "jobs", .kind = CMD_OPT_INT, .off = CTX(jobs), .min = 1, .max = 64,
+	  .param = "jobs" },
+	{ .code = 't', .name = "timeout", .kind = CMD_OPT_DURATION, .off = CTX(timeout_ms),
+	  .param = "timeout_ms" },
+	{ .code = 0 },
+};
 
 static volatile sig_atomic_t interrupted;
 
@@ -626,9 +642,6 @@ static char *fmt_double(double x)
 
 static int ctx_save(struct bisect_ctx *c)
 {
-	_cleanup_free_ char *reps = xasprintf("%d", c->reps), *max = xasprintf("%d", c->max_reps),
-			    *jobs = xasprintf("%d", c->jobs),
-			    *timeout = xasprintf("%llu", (unsigned long long)c->timeout_ms);
 	const char *kv[][2] = {
 		{ "cwd", c->cwd },
 		{ "dir", c->dir },
@@ -643,23 +656,25 @@ static int ctx_save(struct bisect_ctx *c)
 		{ "metric", c->metric },
 		{ "better", metric_better_name(c->better) },
 		{ "accel", c->accel },
-		{ "reps", reps },
-		{ "max_reps", max },
-		{ "jobs", jobs },
-		{ "timeout_ms", timeout },
-		{ "lrubench_version", LRUBENCH_VERSION },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(kv); i++)
-		if (bisect_db__param_set(c->db, kv[i][0], kv[i][1]) < 0) {
-			log_err("bisect: %s: %s", c->db_path, bisect_db__errmsg(c->db));
-			return -EIO;
-		}
-	if (bisect_db__rule_save(c->db, &c->rule) < 0) {
-		log_err("bisect: %s: %s", c->db_path, bisect_db__errmsg(c->db));
-		return -EIO;
+		if (bisect_db__param_set(c->db, kv[i][0], kv[i][1]) < 0)
+			goto db_err;
+	for (const struct cmd_opt *row = step_opts; row->code; row++) {
+		_cleanup_free_ char *v = cmd_opt_format(row, c);
+
+		if (bisect_db__param_set(c->db, row->param, v) < 0)
+			goto db_err;
 	}
+	if (bisect_db__param_set(c->db, "lrubench_version", LRUBENCH_VERSION) < 0)
+		goto db_err;
+	if (bisect_db__rule_save(c->db, &c->rule) < 0)
+		goto db_err;
 	return 0;
+db_err:
+	log_err("bisect: %s: %s", c->db_path, bisect_db__errmsg(c->db));
+	return -EIO;
 }
 
 static int ctx_load(struct bisect_ctx *c, const char *db_path)
@@ -675,7 +690,7 @@ static int ctx_load(struct bisect_ctx *c, const char *db_path)
 		{ "plan_text", &c->plan_text }, { "variant", &c->variant },
 		{ "metric", &c->metric },    { "accel", &c->accel },
 	};
-	const char *nums[] = { "reps", "max_reps", "jobs", "timeout_ms", "better", "threshold" };
+	const char *nums[] = { "better", "threshold" };
 	char *v[ARRAY_SIZE(nums)] = { 0 };
 	_cleanup_free_ char *err = NULL;
 	int rc = 0;
@@ -691,18 +706,26 @@ static int ctx_load(struct bisect_ctx *c, const char *db_path)
 				strs[i].key);
 			return -ENOENT;
 		}
+	for (const struct cmd_opt *row = step_opts; row->code; row++) {
+		_cleanup_free_ char *s = NULL;
+
+		if (bisect_db__param_get(c->db, row->param, &s) < 0) {
+			log_err("bisect: %s has no '%s'", db_path, row->param);
+			return -ENOENT;
+		}
+		if (cmd_opt_load(row, c, s) < 0) {
+			log_err("bisect: %s: bad '%s': '%s'", db_path, row->param, s);
+			return -EINVAL;
+		}
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(nums); i++)
 		if (bisect_db__param_get(c->db, nums[i], &v[i]) < 0) {
 			log_err("bisect: %s has no '%s'", db_path, nums[i]);
 			rc = -ENOENT;
 			goto out;
 		}
-	c->reps = atoi(v[0]);
-	c->max_reps = atoi(v[1]);
-	c->jobs = atoi(v[2]);
-	c->timeout_ms = strtoull(v[3], NULL, 10);
-	c->better = !strcmp(v[4], "higher") ? BETTER_HIGHER : BETTER_LOWER;
-	c->threshold = strtod(v[5], NULL);
+	c->better = !strcmp(v[0], "higher") ? BETTER_HIGHER : BETTER_LOWER;
+	c->threshold = strtod(v[1], NULL);
 	if (bisect_db__rule_load(c->db, &c->rule, &err) < 0) {
 		log_err("bisect: %s: %s", db_path, err);
 		rc = -EINVAL;
@@ -790,18 +813,6 @@ static void usage(FILE *f)
 		"commit found, 1 no regression between the ends or only skipped commits left,\n"
 		"2 error, 130 interrupted.\n",
 		path_recipes(), path_default_plan(), 100 * BISECT_RULE_DEFAULT.level);
-}
-
-static int opt_int(const char *name, const char *v, int min, int max, int *ret)
-{
-	int64_t n;
-
-	if (parse_i64(v, &n) < 0 || n < min || n > max) {
-		log_err("--%s: bad value '%s' (an integer from %d to %d)", name, v, min, max);
-		return -EINVAL;
-	}
-	*ret = (int)n;
-	return 0;
 }
 
 /* Check the inputs and fill c; 0 or an exit code. */
@@ -1006,6 +1017,28 @@ static int bisect_drive(struct bisect_ctx *c, const char *good, const char *bad)
 	return ex;
 }
 
+/* What 'lrubench bisect' is given, as given; its context (bisect_ctx) is made from it. */
+struct bisect_args {
+	const char *good, *bad, *repo, *recipe, *metric, *plan, *variant, *dir, *accel;
+	int min_effect_pct; /* 0: the rule's default */
+};
+
+#define ARG(f) offsetof(struct bisect_args, f)
+static const struct cmd_opt bisect_opts[] = {
+	{ .code = 'g', .name = "good", .kind = CMD_OPT_TEXT, .off = ARG(good) },
+	{ .code = 'b', .name = "bad", .kind = CMD_OPT_TEXT, .off = ARG(bad) },
+	{ .code = 'R', .name = "repo", .kind = CMD_OPT_TEXT, .off = ARG(repo) },
+	{ .code = 'r', .name = "recipe", .kind = CMD_OPT_TEXT, .off = ARG(recipe) },
+	{ .code = 'm', .name = "metric", .kind = CMD_OPT_TEXT, .off = ARG(metric) },
+	{ .code = 'P', .name = "plan", .kind = CMD_OPT_TEXT, .off = ARG(plan) },
+	{ .code = 'V', .name = "variant", .kind = CMD_OPT_TEXT, .off = ARG(variant) },
+	{ .code = 'e', .name = "min-effect", .kind = CMD_OPT_INT, .off = ARG(min_effect_pct),
+	  .min = 1, .max = 1000 },
+	{ .code = 'd', .name = "dir", .kind = CMD_OPT_TEXT, .off = ARG(dir) },
+	{ .code = 'a', .name = "accel", .kind = CMD_OPT_ACCEL, .off = ARG(accel) },
+	{ .code = 0 },
+};
+
 int cmd_bisect(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -1033,89 +1066,40 @@ int cmd_bisect(int argc, char **argv)
 		.rule = BISECT_RULE_DEFAULT,
 		.threshold = NAN,
 	};
-	const char *good_ref = NULL, *bad_ref = NULL, *recipe = NULL, *dir = NULL;
+	struct bisect_args a = { .min_effect_pct = 0 };
 	_cleanup_free_ char *why = NULL, *thr = NULL;
 	_cleanup_free_ double *gv = NULL, *bv = NULL;
 	struct bisect_judgement j;
 	size_t ng = 0, nb = 0;
 	int ch, ex;
 
-	c.plan_path = xstrdup(path_default_plan());
-	c.accel = xstrdup("auto");
+	a.plan = path_default_plan();
+	a.accel = "auto";
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "hj:", longopts, NULL)) != -1) {
-		int pct;
+		int r = cmd_opt_parse(bisect_opts, &a, ch, optarg);
 
-		switch (ch) {
-		case 'g':
-			good_ref = optarg;
-			break;
-		case 'b':
-			bad_ref = optarg;
-			break;
-		case 'R':
-			free(c.repo);
-			c.repo = xstrdup(optarg);
-			break;
-		case 'r':
-			recipe = optarg;
-			break;
-		case 'm':
-			free(c.metric);
-			c.metric = xstrdup(optarg);
-			break;
-		case 'P':
-			free(c.plan_path);
-			c.plan_path = xstrdup(optarg);
-			break;
-		case 'V':
-			free(c.variant);
-			c.variant = xstrdup(optarg);
-			break;
-		case 'n':
-			if (opt_int("reps", optarg, 2, 100, &c.reps) < 0)
-				goto usage_err;
-			break;
-		case 'N':
-			if (opt_int("max-reps", optarg, 2, 1000, &c.max_reps) < 0)
-				goto usage_err;
-			break;
-		case 'e':
-			if (opt_int("min-effect", optarg, 1, 1000, &pct) < 0)
-				goto usage_err;
-			c.rule.min_effect = pct / 100.0;
-			break;
-		case 'd':
-			dir = optarg;
-			break;
-		case 'j':
-			if (opt_int("jobs", optarg, 1, 64, &c.jobs) < 0)
-				goto usage_err;
-			break;
-		case 'a':
-			if (strcmp(optarg, "auto") && strcmp(optarg, "kvm") &&
-			    strcmp(optarg, "tcg")) {
-				log_err("--accel: bad value '%s' (auto, kvm or tcg)", optarg);
-				goto usage_err;
-			}
-			free(c.accel);
-			c.accel = xstrdup(optarg);
-			break;
-		case 't':
-			if (parse_duration_ms(optarg, &c.timeout_ms) < 0) {
-				log_err("--timeout: bad duration '%s'", optarg);
-				goto usage_err;
-			}
-			break;
-		case 'h':
+		if (r == 0)
+			r = cmd_opt_parse(step_opts, &c, ch, optarg);
+		if (r < 0)
+			goto usage_err;
+		if (r > 0)
+			continue;
+		if (ch == 'h') {
 			usage(stdout);
 			ctx_clear(&c);
 			return 0;
-		default:
-			goto usage_err;
 		}
+		goto usage_err;
 	}
-	if (!good_ref || !bad_ref || !c.repo || !recipe || !c.metric || optind != argc) {
+	if (a.min_effect_pct)
+		c.rule.min_effect = a.min_effect_pct / 100.0;
+	c.plan_path = xstrdup(a.plan);
+	c.accel = xstrdup(a.accel);
+	c.repo = a.repo ? xstrdup(a.repo) : NULL;
+	c.metric = a.metric ? xstrdup(a.metric) : NULL;
+	c.variant = a.variant ? xstrdup(a.variant) : NULL;
+	if (!a.good || !a.bad || !c.repo || !a.recipe || !c.metric || optind != argc) {
 		usage(stderr);
 		goto usage_err;
 	}
@@ -1123,7 +1107,7 @@ int cmd_bisect(int argc, char **argv)
 		log_err("--max-reps %d is below --reps %d", c.max_reps, c.reps);
 		goto usage_err;
 	}
-	ex = bisect_setup(&c, good_ref, bad_ref, recipe, dir);
+	ex = bisect_setup(&c, a.good, a.bad, a.recipe, a.dir);
 	if (ex)
 		goto out;
 	if (ctx_save(&c) < 0) {

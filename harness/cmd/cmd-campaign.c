@@ -6,6 +6,7 @@
  * directory, and the history with --history.
  */
 #include "campaign.h"
+#include "cmd-opt.h"
 #include "cmd.h"
 #include "compare.h"
 #include "paths.h"
@@ -14,6 +15,7 @@
 #include "verdict.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -29,46 +31,22 @@ void cmd_campaign_defaults(struct campaign_opts *o)
 	};
 }
 
+#define OPT(f) offsetof(struct campaign_opts, f)
+/* The options every campaign command takes alike. */
+static const struct cmd_opt campaign_opts[] = {
+	{ .code = 'k', .name = "kernel", .kind = CMD_OPT_TEXT, .off = OPT(kernel) },
+	{ .code = 'c', .name = "config", .kind = CMD_OPT_TEXT, .off = OPT(config) },
+	{ .code = 'm', .name = "modules", .kind = CMD_OPT_TEXT, .off = OPT(modules) },
+	{ .code = 'd', .name = "db", .kind = CMD_OPT_TEXT, .off = OPT(db_path) },
+	{ .code = 'j', .name = "jobs", .kind = CMD_OPT_INT, .off = OPT(jobs), .min = 1, .max = 64 },
+	{ .code = 'a', .name = "accel", .kind = CMD_OPT_ACCEL, .off = OPT(accel) },
+	{ .code = 't', .name = "timeout", .kind = CMD_OPT_DURATION, .off = OPT(timeout_ms) },
+	{ .code = 0 },
+};
+
 int cmd_campaign_opt(struct campaign_opts *o, int c, const char *arg)
 {
-	int64_t n;
-
-	switch (c) {
-	case 'k':
-		o->kernel = arg;
-		return 1;
-	case 'c':
-		o->config = arg;
-		return 1;
-	case 'm':
-		o->modules = arg;
-		return 1;
-	case 'd':
-		o->db_path = arg;
-		return 1;
-	case 'j':
-		if (parse_i64(arg, &n) < 0 || n < 1 || n > 64) {
-			log_err("--jobs: bad value '%s' (an integer from 1 to 64)", arg);
-			return -EINVAL;
-		}
-		o->jobs = (int)n;
-		return 1;
-	case 'a':
-		if (strcmp(arg, "auto") && strcmp(arg, "kvm") && strcmp(arg, "tcg")) {
-			log_err("--accel: bad value '%s' (auto, kvm or tcg)", arg);
-			return -EINVAL;
-		}
-		o->accel = arg;
-		return 1;
-	case 't':
-		if (parse_duration_ms(arg, &o->timeout_ms) < 0) {
-			log_err("--timeout: bad duration '%s'", arg);
-			return -EINVAL;
-		}
-		return 1;
-	default:
-		return 0;
-	}
+	return cmd_opt_parse(campaign_opts, o, c, arg);
 }
 
 /* The campaign's runs are done (r == 0) or not: compare, report, record; an exit code. */
