@@ -29,13 +29,11 @@ static void campaign_free(struct campaign *c)
 static void campaign_done(struct campaign *c, const char *db, const char *history,
 			  int failed_runs, struct campaign_done *ret)
 {
-	*ret = (struct campaign_done){
-		.st = TAKE_PTR(c->st),
-		.db = xstrdup(db),
-		.name = xstrdup(c->name),
-		.history = history ? xstrdup(history) : NULL,
-		.failed_runs = failed_runs,
-	};
+	ret->st = TAKE_PTR(c->st);
+	ret->db = xstrdup(db);
+	ret->name = xstrdup(c->name);
+	ret->history = history ? xstrdup(history) : NULL;
+	ret->failed_runs = failed_runs;
 }
 
 void campaign_done__clear(struct campaign_done *d)
