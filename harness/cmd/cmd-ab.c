@@ -7,6 +7,7 @@
  * plan variant: the patched kernel against the baseline under that mode.
  */
 #include "campaign.h"
+#include "cmd-opt.h"
 #include "cmd.h"
 #include "paths.h"
 #include "compare.h"
@@ -19,6 +20,7 @@
 #include <ctype.h>
 #include <getopt.h>
 #include <libgen.h>
+#include <stddef.h>
 #include <string.h>
 #include <time.h>
 
@@ -89,6 +91,14 @@ static int plan_ab(struct plan *p, const char *a, const char *b, const char *la,
 	return 0;
 }
 
+#define OPT(f) offsetof(struct campaign_opts, f)
+/* The options of 'lrubench ab' beside the ones every campaign command takes. */
+static const struct cmd_opt ab_opts[] = {
+	{ .code = 'r', .name = "reps", .kind = CMD_OPT_RANGE, .off = OPT(repetitions),
+	  .min = 1, .max = 1000 },
+	{ .code = 0 },
+};
+
 int cmd_ab(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -112,9 +122,9 @@ int cmd_ab(int argc, char **argv)
 	optind = 1;
 	cmd_campaign_defaults(&o);
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		int64_t n;
-
 		r = cmd_campaign_opt(&o, c, optarg);
+		if (r == 0)
+			r = cmd_opt_parse(ab_opts, &o, c, optarg);
 		if (r < 0)
 			return 2;
 		if (r > 0)
@@ -128,13 +138,6 @@ int cmd_ab(int argc, char **argv)
 			break;
 		case 'P':
 			plan_path = optarg;
-			break;
-		case 'r':
-			if (parse_i64(optarg, &n) < 0 || n < 1 || n > 1000) {
-				log_err("--reps: bad value '%s' (1..1000)", optarg);
-				return 2;
-			}
-			o.repetitions = (int)n;
 			break;
 		case 'h':
 			usage(stdout);
@@ -188,7 +191,7 @@ int cmd_ab(int argc, char **argv)
 	}
 	log_info("ab: %s (%s) against %s (%s), %zu variant%s of %s on each", lb, b, la, a, norig,
 		 norig == 1 ? "" : "s", plan_path);
-	r = campaign_run(plan, &o);
+	r = cmd_campaign_run(plan, &o);
 	if (r != EXIT_NO_REGRESSION && r != EXIT_REGRESSION && r != EXIT_INCOMPLETE)
 		return r;
 

@@ -1,14 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What the commands that run a campaign (run, noise, wss, ab) share: their
- * default options, and the options each of them takes the same way.
+ * What the commands that run a campaign (run, noise, wss, ab, bisect's
+ * steps) share: their default options, the options each of them takes the
+ * same way, and what follows the runs: the comparison on stdout, the report
+ * directory, and the history with --history.
  */
 #include "campaign.h"
+#include "cmd-opt.h"
 #include "cmd.h"
+#include "compare.h"
 #include "paths.h"
+#include "report.h"
 #include "util.h"
+#include "verdict.h"
 
 #include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 void cmd_campaign_defaults(struct campaign_opts *o)
@@ -23,44 +31,70 @@ void cmd_campaign_defaults(struct campaign_opts *o)
 	};
 }
 
+#define OPT(f) offsetof(struct campaign_opts, f)
+/* The options every campaign command takes alike. */
+static const struct cmd_opt campaign_opts[] = {
+	{ .code = 'k', .name = "kernel", .kind = CMD_OPT_TEXT, .off = OPT(kernel) },
+	{ .code = 'c', .name = "config", .kind = CMD_OPT_TEXT, .off = OPT(config) },
+	{ .code = 'm', .name = "modules", .kind = CMD_OPT_TEXT, .off = OPT(modules) },
+	{ .code = 'd', .name = "db", .kind = CMD_OPT_TEXT, .off = OPT(db_path) },
+	{ .code = 'j', .name = "jobs", .kind = CMD_OPT_INT, .off = OPT(jobs), .min = 1, .max = 64 },
+	{ .code = 'a', .name = "accel", .kind = CMD_OPT_ACCEL, .off = OPT(accel) },
+	{ .code = 't', .name = "timeout", .kind = CMD_OPT_DURATION, .off = OPT(timeout_ms) },
+	{ .code = 0 },
+};
+
 int cmd_campaign_opt(struct campaign_opts *o, int c, const char *arg)
 {
-	int64_t n;
+	return cmd_opt_parse(campaign_opts, o, c, arg);
+}
 
-	switch (c) {
-	case 'k':
-		o->kernel = arg;
-		return 1;
-	case 'c':
-		o->config = arg;
-		return 1;
-	case 'm':
-		o->modules = arg;
-		return 1;
-	case 'd':
-		o->db_path = arg;
-		return 1;
-	case 'j':
-		if (parse_i64(arg, &n) < 0 || n < 1 || n > 64) {
-			log_err("--jobs: bad value '%s' (an integer from 1 to 64)", arg);
-			return -EINVAL;
-		}
-		o->jobs = (int)n;
-		return 1;
-	case 'a':
-		if (strcmp(arg, "auto") && strcmp(arg, "kvm") && strcmp(arg, "tcg")) {
-			log_err("--accel: bad value '%s' (auto, kvm or tcg)", arg);
-			return -EINVAL;
-		}
-		o->accel = arg;
-		return 1;
-	case 't':
-		if (parse_duration_ms(arg, &o->timeout_ms) < 0) {
-			log_err("--timeout: bad duration '%s'", arg);
-			return -EINVAL;
-		}
-		return 1;
-	default:
-		return 0;
+/* The campaign's runs are done (r == 0) or not: compare, report, record; an exit code. */
+static int campaign_finish(int r, struct campaign_done *d, const struct campaign_opts *o)
+{
+	_cleanup_free_ char *report_dir = NULL;
+	int verdict_status;
+
+	if (r < 0)
+		goto out;
+	/* The summary on stdout, and a report directory. */
+	verdict_status = compare_print(d->st, stdout, NULL, false);
+	fflush(stdout);
+	if (verdict_status < 0) {
+		log_err("compare: %s", strerror(-verdict_status));
+		r = verdict_status;
+		goto out;
 	}
+	report_dir = xasprintf("%s/%s", o->reports_dir, d->name);
+	r = report_write(d->st, d->db, report_dir);
+	if (r < 0)
+		log_err("report %s: %s", report_dir, strerror(-r));
+	else
+		log_info("report: %s/report.md (every row: lrubench compare --all %s)", report_dir,
+			 d->db);
+	log_info("database: %s (%d runs failed in this invocation)", d->db, d->failed_runs);
+	if (verdict_status == EXIT_INCOMPLETE)
+		log_err("%s: incomplete: runs failed or a variant has too few blocks (exit %d)",
+			d->db, verdict_status);
+	if (d->history && history_record(d->st, d->db, d->history, o->reports_dir) != 0)
+		r = -EIO;
+	else if (r >= 0)
+		r = verdict_status;
+out:
+	campaign_done__clear(d);
+	return r == -EINTR ? 130 : r < 0 ? EXIT_ERROR : r;
+}
+
+int cmd_campaign_run(struct plan *plan, const struct campaign_opts *o)
+{
+	struct campaign_done d = { 0 };
+
+	return campaign_finish(campaign__run(plan, o, &d), &d, o);
+}
+
+int cmd_campaign_resume(const char *db, const struct campaign_opts *o)
+{
+	struct campaign_done d = { 0 };
+
+	return campaign_finish(campaign__resume(db, o, &d), &d, o);
 }

@@ -5,6 +5,7 @@
  * figures, and they are printed at the end.
  */
 #include "campaign.h"
+#include "cmd-opt.h"
 #include "cmd.h"
 #include "compare.h"
 #include "noise.h"
@@ -14,6 +15,7 @@
 #include "verdict.h"
 
 #include <getopt.h>
+#include <stddef.h>
 #include <string.h>
 #include <time.h>
 
@@ -32,6 +34,14 @@ static void usage(FILE *f)
 		"  Reports of other campaigns quote the figures with: lrubench report DB --noise "
 		"AA.db\n");
 }
+
+#define OPT(f) offsetof(struct campaign_opts, f)
+/* The options of 'lrubench noise' beside the ones every campaign command takes. */
+static const struct cmd_opt noise_opts[] = {
+	{ .code = 'r', .name = "reps", .kind = CMD_OPT_RANGE, .off = OPT(repetitions),
+	  .min = 2, .max = 1000 },
+	{ .code = 0 },
+};
 
 int cmd_noise(int argc, char **argv)
 {
@@ -58,9 +68,9 @@ int cmd_noise(int argc, char **argv)
 
 	cmd_campaign_defaults(&o);
 	while ((c = getopt_long(argc, argv, "hj:", longopts, NULL)) != -1) {
-		int64_t n;
-
 		r = cmd_campaign_opt(&o, c, optarg);
+		if (r == 0)
+			r = cmd_opt_parse(noise_opts, &o, c, optarg);
 		if (r < 0)
 			return 2;
 		if (r > 0)
@@ -68,13 +78,6 @@ int cmd_noise(int argc, char **argv)
 		switch (c) {
 		case 'V':
 			want = optarg;
-			break;
-		case 'r':
-			if (parse_i64(optarg, &n) < 0 || n < 2 || n > 1000) {
-				log_err("--reps: bad value '%s' (2..1000)", optarg);
-				return 2;
-			}
-			o.repetitions = (int)n;
 			break;
 		case 'h':
 			usage(stdout);
@@ -109,7 +112,7 @@ int cmd_noise(int argc, char **argv)
 	}
 	log_info("noise: %s against itself, %d repetitions a side", variant,
 		 o.repetitions ? o.repetitions : plan->repetitions);
-	r = campaign_run(plan, &o);
+	r = cmd_campaign_run(plan, &o);
 	/* a false verdict of the A/A (exit 1) or a failed run (3) still leaves figures */
 	if (r != EXIT_NO_REGRESSION && r != EXIT_REGRESSION && r != EXIT_INCOMPLETE)
 		return r;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "campaign.h"
+#include "cmd-opt.h"
 #include "cmd.h"
 #include "paths.h"
 #include "history.h"
@@ -7,6 +8,7 @@
 #include "util.h"
 
 #include <getopt.h>
+#include <stddef.h>
 #include <string.h>
 
 static void usage(FILE *f)
@@ -37,18 +39,17 @@ static void usage(FILE *f)
 		path_default_plan());
 }
 
-/* An integer option in [min, max], or a message naming it. */
-static int opt_int(const char *name, const char *v, int min, int max, int *ret)
-{
-	int64_t n;
-
-	if (parse_i64(v, &n) < 0 || n < min || n > max) {
-		log_err("--%s: bad value '%s' (an integer from %d to %d)", name, v, min, max);
-		return -EINVAL;
-	}
-	*ret = (int)n;
-	return 0;
-}
+#define OPT(f) offsetof(struct campaign_opts, f)
+/* The options of 'lrubench run' beside the ones every campaign command takes. */
+static const struct cmd_opt run_opts[] = {
+	{ .code = 'r', .name = "reps", .kind = CMD_OPT_INT, .off = OPT(repetitions),
+	  .min = 1, .max = 1000 },
+	{ .code = 's', .name = "silence", .kind = CMD_OPT_DURATION, .off = OPT(silence_timeout_ms) },
+	{ .code = 'F', .name = "fault-run", .kind = CMD_OPT_INT, .off = OPT(fault_run),
+	  .min = 1, .max = 100000 },
+	{ .code = 'H', .name = "history", .kind = CMD_OPT_TEXT, .off = OPT(history) },
+	{ .code = 0 },
+};
 
 int cmd_run(int argc, char **argv)
 {
@@ -80,21 +81,13 @@ int cmd_run(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "hj:", longopts, NULL)) != -1) {
 		int r = cmd_campaign_opt(&o, c, optarg);
 
+		if (r == 0)
+			r = cmd_opt_parse(run_opts, &o, c, optarg);
 		if (r < 0)
 			return 2;
 		if (r > 0)
 			continue;
 		switch (c) {
-		case 'r':
-			if (opt_int("reps", optarg, 1, 1000, &o.repetitions) < 0)
-				return 2;
-			break;
-		case 's':
-			if (parse_duration_ms(optarg, &o.silence_timeout_ms) < 0) {
-				log_err("--silence: bad duration '%s'", optarg);
-				return 2;
-			}
-			break;
 		case 'f':
 			if (!*optarg || strspn(optarg, "abcdefghijklmnopqrstuvwxyz@0123456789") !=
 						strlen(optarg)) {
@@ -102,10 +95,6 @@ int cmd_run(int argc, char **argv)
 				return 2;
 			}
 			o.fault = optarg;
-			break;
-		case 'F':
-			if (opt_int("fault-run", optarg, 1, 100000, &o.fault_run) < 0)
-				return 2;
 			break;
 		case 'R':
 			resume = optarg;
@@ -116,9 +105,6 @@ int cmd_run(int argc, char **argv)
 					SHARD_MAX);
 				return 2;
 			}
-			break;
-		case 'H':
-			o.history = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -153,13 +139,13 @@ int cmd_run(int argc, char **argv)
 		history__close(h);
 	}
 	if (resume)
-		return campaign_resume(resume, &o);
+		return cmd_campaign_resume(resume, &o);
 	plan_path = optind < argc ? argv[optind] : path_default_plan();
 	if (plan__load(plan_path, &plan, &err) < 0) {
 		log_err("%s", err);
 		return 2;
 	}
-	return campaign_run(plan, &o);
+	return cmd_campaign_run(plan, &o);
 }
 
 /* The scheduler's worker: 'lrubench __run-one DB RUN_ID' (not for users). */
@@ -173,5 +159,5 @@ int cmd_run_one(int argc, char **argv)
 		fprintf(stderr, "usage: lrubench __run-one DB RUN_ID\n");
 		return 2;
 	}
-	return campaign_worker(argv[1], id, &o);
+	return campaign__worker(argv[1], id, &o);
 }

@@ -6,6 +6,7 @@
  * from a measuring campaign's database (analysing it anew).
  */
 #include "campaign.h"
+#include "cmd-opt.h"
 #include "cmd.h"
 #include "paths.h"
 #include "escape.h"
@@ -17,7 +18,7 @@
 #include "wss.h"
 
 #include <getopt.h>
-#include <sqlite3.h>
+#include <stddef.h>
 #include <string.h>
 #include <time.h>
 
@@ -104,14 +105,23 @@ static int analyse(const char *db, bool reanalyse_only)
 	return 0;
 }
 
-static int parse_count(const char *opt, const char *v, int64_t lo, int64_t hi, int64_t *ret)
-{
-	if (parse_i64(v, ret) < 0 || *ret < lo || *ret > hi) {
-		log_err("%s: bad value '%s' (%lld..%lld)", opt, v, (long long)lo, (long long)hi);
-		return -EINVAL;
-	}
-	return 0;
-}
+#define OPT(f) offsetof(struct campaign_opts, f)
+#define WSS(f) offsetof(struct wss_opts, f)
+/* The options of 'lrubench wss' beside the ones every campaign command takes: its
+ * campaign's, and the measuring form's (wss.h). */
+static const struct cmd_opt wss_campaign_opts[] = {
+	{ .code = 'r', .name = "reps", .kind = CMD_OPT_RANGE, .off = OPT(repetitions),
+	  .min = 1, .max = 100 },
+	{ .code = 0 },
+};
+static const struct cmd_opt wss_form_opts[] = {
+	{ .code = 's', .name = "start", .kind = CMD_OPT_DURATION, .off = WSS(start_ms) },
+	{ .code = 'w', .name = "window", .kind = CMD_OPT_DURATION, .off = WSS(window_ms),
+	  .min = 100 },
+	{ .code = 'n', .name = "windows", .kind = CMD_OPT_RANGE_U64, .off = WSS(windows),
+	  .min = 1, .max = 1000 },
+	{ .code = 0 },
+};
 
 int cmd_wss(int argc, char **argv)
 {
@@ -142,28 +152,16 @@ int cmd_wss(int argc, char **argv)
 	cmd_campaign_defaults(&o);
 	o.repetitions = 1;
 	while ((c = getopt_long(argc, argv, "hj:", longopts, NULL)) != -1) {
-		int64_t n = 0;
-
 		r = cmd_campaign_opt(&o, c, optarg);
+		if (r == 0)
+			r = cmd_opt_parse(wss_campaign_opts, &o, c, optarg);
+		if (r == 0)
+			r = cmd_opt_parse(wss_form_opts, &wo, c, optarg);
 		if (r < 0)
 			goto bad;
 		if (r > 0)
 			continue;
 		switch (c) {
-		case 's':
-		case 'w':
-			if (parse_duration_ms(optarg, c == 's' ? &wo.start_ms : &wo.window_ms) < 0 ||
-			    (c == 'w' && wo.window_ms < 100)) {
-				log_err("--%s: bad duration '%s'", c == 's' ? "start" : "window",
-					optarg);
-				goto bad;
-			}
-			break;
-		case 'n':
-			if (parse_count("--windows", optarg, 1, 1000, &n) < 0)
-				goto bad;
-			wo.windows = (uint64_t)n;
-			break;
 		case 'M':
 			free(wo.methods);
 			wo.methods = xstrdup(optarg);
@@ -179,11 +177,6 @@ int cmd_wss(int argc, char **argv)
 		case 'V':
 			free(wo.variant);
 			wo.variant = xstrdup(optarg);
-			break;
-		case 'r':
-			if (parse_count("--reps", optarg, 1, 100, &n) < 0)
-				goto bad;
-			o.repetitions = (int)n;
 			break;
 		case 'h':
 			usage(stdout);
@@ -254,7 +247,7 @@ int cmd_wss(int argc, char **argv)
 		 (unsigned long long)wo.window_ms, (unsigned long long)wo.start_ms,
 		 o.repetitions);
 	wss_opts__clear(&wo);
-	r = campaign_run(plan, &o);
+	r = cmd_campaign_run(plan, &o);
 	/* one variant: its verdicts mean nothing, a failed run is seen below */
 	if (r != EXIT_NO_REGRESSION && r != EXIT_REGRESSION && r != EXIT_INCOMPLETE)
 		return r;

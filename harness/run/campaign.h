@@ -2,7 +2,9 @@
 /*
  * A campaign: a plan expanded into runs (variant x repetition, interleaved
  * A B A B so drift does not masquerade as a difference), each run booted,
- * streamed into the store, classified, and the whole compared at the end.
+ * streamed into the store and classified. Comparing and reporting the whole
+ * is the command's (harness/cmd/cmd-campaign.c). The jobs inside are listed
+ * in campaign-priv.h.
  */
 #ifndef LRUBENCH_CAMPAIGN_H
 #define LRUBENCH_CAMPAIGN_H
@@ -12,6 +14,7 @@
 #include <stdint.h>
 
 struct plan;
+struct store;
 
 struct campaign_opts {
 	const char *kernel;	/* overrides every variant's kernel: debian, a recipe, a bzImage */
@@ -36,20 +39,31 @@ struct campaign_opts {
 	const char *history;	/* append the finished campaign to this history database */
 };
 
+/* A campaign whose runs are all done: what its command compares and reports from. */
+struct campaign_done {
+	struct store *st; /* the campaign's store, open */
+	char *db;	  /* its path */
+	char *name;	  /* the campaign's name: its report goes to REPORTS/NAME */
+	char *history;	  /* the history to append it to (--history, kept by --resume), or NULL */
+	int failed_runs;  /* runs that failed in this invocation */
+};
+/* Close the store and free; accepts a zeroed one. */
+void campaign_done__clear(struct campaign_done *d);
+
 /*
- * Exit codes (verdict.h): 0 no key metric regressed, 1 one did, 3 the
- * campaign is incomplete (runs failed after their retries, a variant with
- * fewer than 2 blocks: never a pass), 2 error, 130 interrupted (the
- * database is resumable).
+ * Run plan's campaign: 0 with *ret filled (every run done; the caller
+ * compares and reports), -EINTR when interrupted (the database is
+ * resumable), or another -errno (logged).
  */
-int campaign_run(struct plan *plan, const struct campaign_opts *o);
-/* Continue an interrupted campaign: only runs not yet done, with its plan and options. */
-int campaign_resume(const char *db, const struct campaign_opts *o);
+int campaign__run(struct plan *plan, const struct campaign_opts *o, struct campaign_done *ret);
+/* Continue an interrupted campaign: only runs not yet done, with its plan and
+ * options; returns as campaign__run. */
+int campaign__resume(const char *db, const struct campaign_opts *o, struct campaign_done *ret);
 /*
  * Run one pending run of the campaign in db (the scheduler's worker process,
  * 'lrubench __run-one DB RUN_ID'). Exit code: 0, 4 the store failed, 5 the
  * host cannot run guests now.
  */
-int campaign_worker(const char *db, int64_t run_id, const struct campaign_opts *o);
+int campaign__worker(const char *db, int64_t run_id, const struct campaign_opts *o);
 
 #endif

@@ -9,6 +9,7 @@
 #include "accel.h"
 #include "image.h"
 #include "kernel.h"
+#include "run-conf.h"
 #include "util.h"
 #include "vm-qemu.h"
 
@@ -76,16 +77,7 @@ int accel_choose(const char *want, const struct kernel *k, const struct guest_im
 	if (!mkdtemp(dir))
 		return -errno;
 	initrd = xasprintf("%s/initrd.cpio", dir);
-	{
-		/* The agent needs its channel's modules to speak at all. */
-		size_t len = 0;
-		FILE *f = open_memstream(&conf, &len);
-
-		fprintf(f, "run=kvm-probe\ninterval_ms=1000\nlru_enabled=0x0000\nzram_size=0\n");
-		for (size_t i = 0; i < img->nmodules; i++)
-			fprintf(f, "module=%s\n", img->modules[i]);
-		fclose(f);
-	}
+	conf = run_conf__hello(img, "kvm-probe");
 	if (guest_image__run_initrd(img, conf, initrd, &err) < 0) {
 		*ret_accel = xstrdup("tcg");
 		*ret_why = xasprintf("probe image failed: %s", err);

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Command options as tables: see cmd-opt.h. */
+#include "cmd-opt.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+static void *field(void *opts, const struct cmd_opt *row)
+{
+	return (char *)opts + row->off;
+}
+
+int cmd_opt_parse(const struct cmd_opt *table, void *opts, int code, const char *arg)
+{
+	const struct cmd_opt *row;
+	int64_t n;
+	uint64_t ms;
+
+	for (row = table; row->code; row++)
+		if (row->code == code)
+			break;
+	if (!row->code)
+		return 0;
+	switch (row->kind) {
+	case CMD_OPT_TEXT:
+		*(const char **)field(opts, row) = arg;
+		return 1;
+	case CMD_OPT_INT:
+		if (parse_i64(arg, &n) < 0 || n < row->min || n > row->max) {
+			log_err("--%s: bad value '%s' (an integer from %d to %d)", row->name, arg,
+				row->min, row->max);
+			return -EINVAL;
+		}
+		*(int *)field(opts, row) = (int)n;
+		return 1;
+	case CMD_OPT_RANGE:
+	case CMD_OPT_RANGE_U64:
+		if (parse_i64(arg, &n) < 0 || n < row->min || n > row->max) {
+			log_err("--%s: bad value '%s' (%d..%d)", row->name, arg, row->min, row->max);
+			return -EINVAL;
+		}
+		if (row->kind == CMD_OPT_RANGE)
+			*(int *)field(opts, row) = (int)n;
+		else
+			*(uint64_t *)field(opts, row) = (uint64_t)n;
+		return 1;
+	case CMD_OPT_DURATION:
+		if (parse_duration_ms(arg, &ms) < 0 || ms < (uint64_t)row->min) {
+			log_err("--%s: bad duration '%s'", row->name, arg);
+			return -EINVAL;
+		}
+		*(uint64_t *)field(opts, row) = ms;
+		return 1;
+	case CMD_OPT_ACCEL:
+		if (strcmp(arg, "auto") && strcmp(arg, "kvm") && strcmp(arg, "tcg")) {
+			log_err("--%s: bad value '%s' (auto, kvm or tcg)", row->name, arg);
+			return -EINVAL;
+		}
+		*(const char **)field(opts, row) = arg;
+		return 1;
+	}
+	return 0;
+}
+
+char *cmd_opt_format(const struct cmd_opt *row, const void *opts)
+{
+	const void *f = (const char *)opts + row->off;
+
+	switch (row->kind) {
+	case CMD_OPT_INT:
+	case CMD_OPT_RANGE:
+		return xasprintf("%d", *(const int *)f);
+	case CMD_OPT_RANGE_U64:
+	case CMD_OPT_DURATION:
+		return xasprintf("%llu", (unsigned long long)*(const uint64_t *)f);
+	case CMD_OPT_TEXT:
+	case CMD_OPT_ACCEL:
+		break;
+	}
+	return xstrdup(*(const char *const *)f ? *(const char *const *)f : "");
+}
+
+int cmd_opt_load(const struct cmd_opt *row, void *opts, const char *text)
+{
+	int64_t n;
+	uint64_t u;
+
+	switch (row->kind) {
+	case CMD_OPT_INT:
+	case CMD_OPT_RANGE:
+		if (parse_i64(text, &n) < 0 || n < INT32_MIN || n > INT32_MAX)
+			return -EINVAL;
+		*(int *)field(opts, row) = (int)n;
+		return 0;
+	case CMD_OPT_RANGE_U64:
+	case CMD_OPT_DURATION:
+		if (parse_u64(text, &u) < 0)
+			return -EINVAL;
+		*(uint64_t *)field(opts, row) = u;
+		return 0;
+	case CMD_OPT_TEXT:
+	case CMD_OPT_ACCEL:
+		break;
+	}
+	return -EINVAL;
+}

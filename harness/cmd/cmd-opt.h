@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Command options as tables: one row per option (its getopt code, its name,
+ * what its value is and where in the command's options it goes), parsed and
+ * range-checked in one place, with the one message each kind of mistake
+ * gets. The rows the campaign commands share are cmd-campaign.c's; a
+ * command adds its own (its --reps and its range, ...). A row with a param
+ * is also handed as text to a process that carries on (bisect's steps).
+ */
+#ifndef LRUBENCH_CMD_OPT_H
+#define LRUBENCH_CMD_OPT_H
+
+#include <stddef.h>
+
+enum cmd_opt_kind {
+	CMD_OPT_TEXT,	   /* const char *, as given */
+	CMD_OPT_INT,	   /* int in [min, max]: "(an integer from MIN to MAX)" */
+	CMD_OPT_RANGE,	   /* int in [min, max]: "(MIN..MAX)" */
+	CMD_OPT_RANGE_U64, /* uint64_t in [min, max]: "(MIN..MAX)" */
+	CMD_OPT_DURATION,  /* uint64_t milliseconds (util.h's durations), at least min */
+	CMD_OPT_ACCEL,	   /* const char *: auto, kvm or tcg */
+};
+
+struct cmd_opt {
+	int code;	  /* getopt_long's value for it */
+	const char *name; /* the long option, without "--" */
+	enum cmd_opt_kind kind;
+	size_t off;	  /* offsetof its field in the options */
+	int min, max;
+	const char *param; /* its key when handed on as text, or NULL */
+};
+
+/*
+ * Apply option code with value arg to opts by table (ended by a row of code
+ * 0): 1 applied, 0 not in the table, -EINVAL a bad value (logged, "--NAME:
+ * bad value 'ARG' (...)"; the command then exits 2).
+ */
+int cmd_opt_parse(const struct cmd_opt *table, void *opts, int code, const char *arg);
+/* A numeric row's value in opts as text to hand on (durations in ms); malloc'd. */
+char *cmd_opt_format(const struct cmd_opt *row, const void *opts);
+/* Read back what cmd_opt_format gave: 0, or -EINVAL. */
+int cmd_opt_load(const struct cmd_opt *row, void *opts, const char *text);
+
+#endif

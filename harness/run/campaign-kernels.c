@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Before any run of a campaign: each distinct kernel of its variants found,
+ * built from its recipe or opened, checked for what lrubench needs, its
+ * guest image made and its accelerator chosen; and the tools disk when a
+ * workload runs a host tool.
+ */
+#include "accel.h"
+#include "campaign-priv.h"
+#include "disks.h"
+#include "image.h"
+#include "kernel-build.h"
+#include "kernel.h"
+#include "plan.h"
+#include "util.h"
+
+#include <libgen.h>
+#include <string.h>
+
+/* The tools disk, when a workload of the plan runs fio or sysbench (disks.h). */
+static int tools_resolve(struct campaign *c)
+{
+	_cleanup_free_ char *cache = xasprintf("%s/images", c->o->build_dir);
+	_cleanup_free_ char *err = NULL;
+	int r;
+
+	if (!c->plan->needs_tools || c->tools)
+		return 0;
+	r = tools_image__get(cache, &c->tools, &err);
+	if (r < 0)
+		log_err("tools disk: %s", err);
+	return r;
+}
+
+/* A recipe: built (or found in the cache) before any run starts. */
+static int recipe_build(struct campaign *c, const char *spec, struct kbuild **ret)
+{
+	_cleanup_(kbuild_recipe__freep) struct kbuild_recipe *r = NULL;
+	_cleanup_free_ char *path = NULL, *err = NULL;
+	struct kbuild_opts o = {
+		.cache_dir = c->o->kernel_cache,
+		.progress = kbuild_progress_log,
+	};
+	int ret_code;
+
+	path = kernel_spec_recipe_path(spec, c->o->recipes_dir ? c->o->recipes_dir : "kernels");
+	ret_code = kbuild_recipe__load(path, &r, &err);
+	if (ret_code < 0) {
+		log_err("kernel %s: %s", spec, err);
+		return ret_code;
+	}
+	o.ctx = r->name;
+	ret_code = kbuild__build(r, &o, ret, &err);
+	if (ret_code < 0) {
+		log_err("kernel %s: %s", r->name, err);
+		return ret_code;
+	}
+	log_info("kernel %s: %s %s", r->name, (*ret)->cached ? "cached" : "built", (*ret)->dir);
+	return 0;
+}
+
+/* The compressor zram will use, NULL without zram swap. */
+static const char *plan_zram_comp(const struct plan *p)
+{
+	if (strcmp(p->swap, "zram"))
+		return NULL;
+	return p->zram_comp ? p->zram_comp : KERNEL_ZRAM_COMP_DEFAULT;
+}
+
+int campaign__kernels_resolve(struct campaign *c)
+{
+	struct plan *p = c->plan;
+
+	c->variant_kernel = xcalloc(p->nvariants, sizeof(size_t));
+	for (size_t i = 0; i < p->nvariants; i++) {
+		struct plan_variant *v = &p->variants[i];
+		const char *spec = c->o->kernel ? c->o->kernel : v->kernel;
+		const char *config = c->o->kernel ? c->o->config : v->config;
+		const char *modules = c->o->kernel ? c->o->modules : v->modules;
+		_cleanup_free_ char *image = NULL, *err = NULL, *missing = NULL;
+		struct kbuild *kb = NULL;
+		struct campaign_kernel *ck;
+		size_t j;
+		int r;
+
+		for (j = 0; j < c->nkernels; j++)
+			if (!strcmp(c->kernels[j].spec, spec))
+				break;
+		c->variant_kernel[i] = j;
+		if (j < c->nkernels)
+			continue;
+		if (kernel__debian_spec_series(spec)) {
+			r = kernel__debian(c->o->kernel_cache, kernel__debian_spec_series(spec),
+					   &image, &err);
+			if (r < 0) {
+				log_err("embedded default kernel: %s", err);
+				return r;
+			}
+		} else if (kernel_spec_kind(spec) == KERNEL_SPEC_RECIPE) {
+			r = recipe_build(c, spec, &kb);
+			if (r < 0)
+				return r;
+			image = xstrdup(kb->image);
+		} else {
+			_cleanup_free_ char *d = xstrdup(spec), *kerr = NULL;
+
+			image = xstrdup(spec);
+			/* A build directory's bzImage keeps its recipe's provenance. */
+			if (kbuild__open(dirname(d), &kb, &kerr) < 0)
+				kb = NULL;
+		}
+		c->kernels = xrealloc(c->kernels, c->nkernels + 1, sizeof(*c->kernels));
+		ck = &c->kernels[c->nkernels++];
+		memset(ck, 0, sizeof(*ck));
+		ck->spec = xstrdup(spec);
+		ck->kb = kb;
+		r = kernel__open(image, config, modules, &ck->k, &err);
+		if (r < 0) {
+			log_err("variant %s: %s", v->name, err);
+			return r;
+		}
+		if (kernel__debian_spec_series(spec)) {
+			_cleanup_free_ char *src = NULL, *srcfile = NULL, *d = xstrdup(image);
+
+			srcfile = xasprintf("%s/../source", dirname(d));
+			if (read_file(srcfile, 4096, &src, NULL) == 0) {
+				free(ck->k->source);
+				ck->k->source = xstrdup(strstrip(src));
+			}
+		}
+		if (ck->kb && kbuild__get(ck->kb, "source")) {
+			free(ck->k->source);
+			ck->k->source = xstrdup(kbuild__get(ck->kb, "source"));
+		}
+		/* Refuse before booting, naming what is missing (zram's compressor too). */
+		r = kernel__check(ck->k, plan_zram_comp(p), &missing);
+		if (r < 0) {
+			log_err("kernel %s (%s) cannot run lrubench: missing %s; config read from %s",
+				ck->k->image, ck->k->release, missing, ck->k->config_path);
+			return r;
+		}
+		if (v->lru_enabled && !strcmp(v->lru, "mglru")) {
+			char buf[8];
+
+			if (!kernel__config(ck->k, "LRU_GEN", buf, sizeof(buf)))
+				return -ENOTSUP;
+		}
+		{
+			_cleanup_free_ char *bin = xasprintf("%s/guest/bin", c->o->build_dir);
+			_cleanup_free_ char *cache = xasprintf("%s/images", c->o->build_dir);
+
+			r = guest_image__get(ck->k, plan_zram_comp(p), bin, cache, &ck->img, &err);
+			if (r < 0) {
+				log_err("guest image for %s: %s", ck->k->image, err);
+				return r;
+			}
+		}
+		r = accel_choose(c->o->accel, ck->k, ck->img, c->o->build_dir, true, &ck->accel,
+				 &ck->accel_why);
+		if (r < 0) {
+			log_err("--accel %s: expected auto, kvm or tcg", c->o->accel);
+			return r;
+		}
+		if (!c->quiet)
+			log_info("kernel %s (%s): accel %s: %s", ck->k->release, ck->k->sha256, ck->accel,
+			 ck->accel_why);
+	}
+	return tools_resolve(c);
+}
+
+void campaign__kernels_free(struct campaign *c)
+{
+	for (size_t i = 0; i < c->nkernels; i++) {
+		free(c->kernels[i].spec);
+		kernel__free(c->kernels[i].k);
+		kbuild__free(c->kernels[i].kb);
+		guest_image__free(c->kernels[i].img);
+		free(c->kernels[i].accel);
+		free(c->kernels[i].accel_why);
+	}
+	free(c->kernels);
+	free(c->variant_kernel);
+	tools_image__free(c->tools);
+}
