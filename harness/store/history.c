@@ -187,11 +187,6 @@ const char *history__errmsg(struct history *h)
 	return h->errmsg[0] ? h->errmsg : "no error";
 }
 
-struct sqlite3 *history__db(struct history *h)
-{
-	return h->db;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -731,4 +726,118 @@ int history__list_print(struct history *h, FILE *out)
 			sql_col_text(q, 5));
 	}
 	return r == SQLITE_DONE ? 0 : fail(h, "night");
+}
+
+/* ---- what the trend plots read (history-plot.c) --------------------------- */
+
+int history__pinned_x(struct history *h, const char *plan, int *ret_x)
+{
+	_cleanup_stmt_ sqlite3_stmt *q = NULL;
+	int r;
+
+	r = prep(h,
+		 "SELECT x FROM (SELECT pinned, ROW_NUMBER() OVER (ORDER BY started, id) "
+		 "- 1 AS x FROM night WHERE plan = ?) WHERE pinned",
+		 &q);
+	if (r < 0)
+		return r;
+	sql_bind_text(q, 1, plan);
+	if (sqlite3_step(q) != SQLITE_ROW)
+		return -ENOENT;
+	*ret_x = sqlite3_column_int(q, 0);
+	return 0;
+}
+
+void history_metrics__free(struct history_metric *m, size_t n)
+{
+	for (size_t i = 0; m && i < n; i++) {
+		free(m[i].metric);
+		free(m[i].unit);
+		free(m[i].better);
+	}
+	free(m);
+}
+
+int history__key_metrics(struct history *h, const char *plan, struct history_metric **ret,
+			 size_t *ret_n)
+{
+	_cleanup_stmt_ sqlite3_stmt *q = NULL;
+	struct history_metric *m = NULL;
+	size_t n = 0;
+	int r, rc;
+
+	r = prep(h,
+		 "SELECT s.metric, MAX(s.unit), MAX(s.better) FROM summary s "
+		 "JOIN night n ON n.id = s.night_id WHERE n.plan = ? AND s.key "
+		 "GROUP BY s.metric ORDER BY s.metric",
+		 &q);
+	if (r < 0)
+		return r;
+	sql_bind_text(q, 1, plan);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		m = xrealloc(m, n + 1, sizeof(*m));
+		m[n++] = (struct history_metric){
+			.metric = sql_col_dup(q, 0),
+			.unit = sql_col_dup(q, 1),
+			.better = sql_col_dup(q, 2),
+		};
+	}
+	if (rc != SQLITE_DONE) {
+		history_metrics__free(m, n);
+		return fail(h, "summary");
+	}
+	*ret = m;
+	*ret_n = n;
+	return 0;
+}
+
+void history_points__free(struct history_point *p, size_t n)
+{
+	for (size_t i = 0; p && i < n; i++) {
+		free(p[i].variant);
+		free(p[i].label);
+	}
+	free(p);
+}
+
+int history__trend(struct history *h, const char *plan, const char *metric,
+		   struct history_point **ret, size_t *ret_n)
+{
+	_cleanup_stmt_ sqlite3_stmt *q = NULL;
+	struct history_point *p = NULL;
+	size_t n = 0;
+	int r, rc;
+
+	r = prep(h,
+		 "WITH nights AS (SELECT id, started, ROW_NUMBER() OVER (ORDER BY started, id) - 1 "
+		 "                  AS x FROM night WHERE plan = ?1), "
+		 "     vord AS (SELECT variant, MIN(night_id * 1000 + ord) AS o FROM night_variant "
+		 "              WHERE night_id IN (SELECT id FROM nights) GROUP BY variant) "
+		 "SELECT s.variant, n.x, s.mean, s.sd, "
+		 "  strftime('%m-%d %H:%M', n.started, 'unixepoch') "
+		 "FROM summary s JOIN nights n ON n.id = s.night_id "
+		 "JOIN vord ON vord.variant = s.variant "
+		 "WHERE s.metric = ?2 ORDER BY vord.o, s.variant, n.x",
+		 &q);
+	if (r < 0)
+		return r;
+	sql_bind_text(q, 1, plan);
+	sql_bind_text(q, 2, metric);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		p = xrealloc(p, n + 1, sizeof(*p));
+		p[n++] = (struct history_point){
+			.variant = sql_col_dup(q, 0),
+			.x = sqlite3_column_int(q, 1),
+			.mean = sqlite3_column_double(q, 2),
+			.sd = sql_col_real(q, 3),
+			.label = sql_col_dup(q, 4),
+		};
+	}
+	if (rc != SQLITE_DONE) {
+		history_points__free(p, n);
+		return fail(h, "summary");
+	}
+	*ret = p;
+	*ret_n = n;
+	return 0;
 }
