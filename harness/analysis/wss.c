@@ -250,7 +250,8 @@ static int load_windows(struct analysis_ctx *c)
 	for (size_t i = 0; i < n; i++) {
 		const struct store_value *v = &vals[i];
 
-		if (!cur || cur->run != v->run_id || cur->seq != v->seq || strcmp(cur->memcg, v->scope)) {
+		if (!cur || cur->run != v->run_id || cur->seq != v->seq ||
+		    strcmp(cur->memcg, v->scope)) {
 			c->win = xrealloc(c->win, c->nwin + 1, sizeof(*c->win));
 			cur = &c->win[c->nwin++];
 			*cur = (struct window){ .run = v->run_id,

@@ -335,7 +335,8 @@ static int summaries_write(struct history *h, int64_t night)
 		while ((rc = sqlite3_step(q)) == SQLITE_ROW && r == 0) {
 			if (sqlite3_column_type(q, 4) == SQLITE_NULL)
 				continue;
-			r = acc_add(h, ins, &a, sql_col_text(q, 0), sql_col_text(q, 1), sql_col_text(q, 2), sql_col_text(q, 3),
+			r = acc_add(h, ins, &a, sql_col_text(q, 0), sql_col_text(q, 1),
+				    sql_col_text(q, 2), sql_col_text(q, 3),
 				    sqlite3_column_double(q, 4));
 			/* counters are context, not the plotted key metrics */
 			if (i == 1)
@@ -592,8 +593,8 @@ static void night_line(struct history *h, FILE *out, const char *label, int64_t 
 	sqlite3_bind_int64(q, 1, night);
 	if (sqlite3_step(q) == SQLITE_ROW)
 		fprintf(out, "%-9s %s  %s UTC  %d of %d runs completed  host %s\n", label,
-			sql_col_text(q, 0), sql_col_text(q, 1), sqlite3_column_int(q, 2), sqlite3_column_int(q, 3),
-			sql_col_text(q, 4));
+			sql_col_text(q, 0), sql_col_text(q, 1), sqlite3_column_int(q, 2),
+			sqlite3_column_int(q, 3), sql_col_text(q, 4));
 }
 
 /* Kernels that changed since night other, one line per variant. */
@@ -611,7 +612,8 @@ static void kernel_changes(struct history *h, FILE *out, int64_t night, int64_t 
 	sqlite3_bind_int64(q, 1, night);
 	sqlite3_bind_int64(q, 2, other);
 	while (sqlite3_step(q) == SQLITE_ROW)
-		fprintf(out, "kernel    %s: %s (%s: %s)\n", sql_col_text(q, 0), sql_col_text(q, 1), label, sql_col_text(q, 2));
+		fprintf(out, "kernel    %s: %s (%s: %s)\n", sql_col_text(q, 0), sql_col_text(q, 1),
+			label, sql_col_text(q, 2));
 }
 
 int history__compare_print(struct history *h, int64_t night, FILE *out)
@@ -689,8 +691,9 @@ int history__compare_print(struct history *h, int64_t night, FILE *out)
 		fmt_cell(pin, sizeof(pin), q, 11);
 		fmt_change(c1, sizeof(c1), q, 5, 8);
 		fmt_change(c2, sizeof(c2), q, 5, 11);
-		fprintf(out, "%-12s %-40s %-7s %-6s %20s %20s %8s %20s %8s\n", sql_col_text(q, 0), sql_col_text(q, 1),
-			sql_col_text(q, 2), sql_col_text(q, 3), cur, pre, c1, pin, c2);
+		fprintf(out, "%-12s %-40s %-7s %-6s %20s %20s %8s %20s %8s\n", sql_col_text(q, 0),
+			sql_col_text(q, 1), sql_col_text(q, 2), sql_col_text(q, 3), cur, pre, c1,
+			pin, c2);
 	}
 	if (r != SQLITE_DONE)
 		return fail(h, "summary");
@@ -722,8 +725,8 @@ int history__list_print(struct history *h, FILE *out)
 
 		snprintf(runs, sizeof(runs), "%d/%d", sqlite3_column_int(q, 3),
 			 sqlite3_column_int(q, 4));
-		fprintf(out, "%-16s %-40s %-19s %-9s %s\n", sql_col_text(q, 0), sql_col_text(q, 1), sql_col_text(q, 2), runs,
-			sql_col_text(q, 5));
+		fprintf(out, "%-16s %-40s %-19s %-9s %s\n", sql_col_text(q, 0), sql_col_text(q, 1),
+			sql_col_text(q, 2), runs, sql_col_text(q, 5));
 	}
 	return r == SQLITE_DONE ? 0 : fail(h, "night");
 }
