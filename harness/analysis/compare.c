@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
+/* The comparison as fixed-width text (compare.h): number formats, the summary, the tables. */
 #include "compare.h"
 #include "noise.h"
-#include "store.h"
 #include "util.h"
 #include "verdict.h"
 
@@ -694,28 +694,4 @@ void compare__noise(const struct noise *nz, FILE *out)
 			cv[0] == '+' ? cv + 1 : cv, pcv[0] == '+' ? pcv + 1 : pcv, ch,
 			mde[0] == '+' ? mde + 1 : mde, mp[0] == '+' ? mp + 1 : mp);
 	}
-}
-
-int compare_print(struct store *st, FILE *out, const char *baseline, bool all)
-{
-	_cleanup_(analysis__freep) struct analysis *an = NULL;
-	_cleanup_(noise__freep) struct noise *nz = NULL;
-	struct verdict_opts o = VERDICT_OPTS_DEFAULT;
-	int r;
-
-	r = analysis__run(st, baseline, &o, &an);
-	if (r < 0)
-		return r;
-	noise__load(st, &nz);
-	compare__summary(an, out);
-	r = compare__grid(st, &o, out);
-	if (r < 0)
-		return r;
-	if (all) {
-		fprintf(out, "\n");
-		compare__verdicts(an, nz, out);
-		fprintf(out, "\n");
-		compare__table(an, out);
-	}
-	return analysis__exit_status(an);
 }

@@ -36,7 +36,7 @@ void compare__noise(const struct noise *nz, FILE *out);
  * Analyse the campaign in st with the default options and print the summary
  * (all: every table); baseline NULL = the plan's. Returns the exit status
  * (EXIT_INCOMPLETE, EXIT_REGRESSION, EXIT_NO_REGRESSION of verdict.h), or
- * -errno.
+ * -errno. (compare-print.c)
  */
 int compare_print(struct store *st, FILE *out, const char *baseline, bool all);
 

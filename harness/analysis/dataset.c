@@ -3,10 +3,10 @@
 #include "catalogue.h"
 #include "plan.h"
 #include "stall.h"
+#include "store-dataset.h"
 #include "store.h"
 #include "util.h"
 
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,13 +52,6 @@ static int key_counter(const char *name)
 		if (!strcmp(key_counters[i].name, name))
 			return (int)i;
 	return -1;
-}
-
-static const char *text(sqlite3_stmt *q, int i)
-{
-	const char *s = (const char *)sqlite3_column_text(q, i);
-
-	return s ? s : "";
 }
 
 /* Whether word is one of the space-separated words of list. */
@@ -222,54 +215,38 @@ static void add_value(struct load_ctx *lc, const char *name, const char *scope, 
 	row_add(lc->ds, r, lc->vi, lc->rep, x);
 }
 
-static void add_counter(void *arg, const char *name, const char *scope, int64_t increase)
-{
-	struct load_ctx *lc = arg;
-	int counter;
-
-	if (stall_run__add(&lc->stalls, name, scope, increase))
-		return;
-	counter = key_counter(name);
-	if (counter >= 0)
-		add_value(lc, name, scope, counter, (double)increase);
-}
-
 static void add_stall(void *arg, const char *metric, const char *scope, double x)
 {
 	add_value(arg, metric, scope, -1, x);
 }
 
-static int load_run(sqlite3 *db, struct dataset *ds, const struct plan *p, size_t vi,
-		    int64_t run_id, int rep)
+/* A measured run's results, counters and reclaim stall histograms reduced (stall.h). */
+static void load_run(struct dataset *ds, const struct plan *p, size_t vi, int rep,
+		     const struct store_run_data *d)
 {
 	struct load_ctx lc = { .ds = ds, .p = p, .vi = vi, .rep = rep };
-	sqlite3_stmt *q = NULL;
-	int e;
 
-	/* Workload results. */
-	if (sqlite3_prepare_v2(db,
-			       "SELECT workload, key, value, unit, better FROM result "
-			       "WHERE run_id = ? ORDER BY workload, rowid",
-			       -1, &q, NULL) != SQLITE_OK)
-		return -EIO;
-	sqlite3_bind_int64(q, 1, run_id);
-	while (sqlite3_step(q) == SQLITE_ROW) {
-		_cleanup_free_ char *label = xasprintf("%s:%s", text(q, 0), text(q, 1));
-		struct ds_row *r = row_get(ds, p, label, label, text(q, 0), text(q, 0), text(q, 3),
-					   better_parse(text(q, 4)), true, -1);
+	for (size_t i = 0; i < d->nresults; i++) {
+		const struct store_result *res = &d->results[i];
+		_cleanup_free_ char *label = xasprintf("%s:%s", res->workload, res->key);
+		struct ds_row *r = row_get(ds, p, label, label, res->workload, res->workload,
+					   res->unit, better_parse(res->better), true, -1);
 
-		row_add(ds, r, vi, rep, sqlite3_column_double(q, 2));
+		row_add(ds, r, vi, rep, res->value);
 	}
-	sqlite3_finalize(q);
+	for (size_t i = 0; i < d->nincreases; i++) {
+		const struct store_increase *inc = &d->increases[i];
+		int counter;
 
-	/* Counter increases, and the reclaim stall histograms reduced (stall.h). */
-	e = ds_run_increases(db, run_id, "%", add_counter, &lc);
-	if (e == 0)
-		e = stall_run__span(db, run_id, &lc.stalls.seconds);
-	if (e == 0)
-		stall_run__reduce(&lc.stalls, add_stall, &lc);
+		if (stall_run__add(&lc.stalls, inc->metric, inc->scope, inc->increase))
+			continue;
+		counter = key_counter(inc->metric);
+		if (counter >= 0)
+			add_value(&lc, inc->metric, inc->scope, counter, (double)inc->increase);
+	}
+	lc.stalls.seconds = d->seconds;
+	stall_run__reduce(&lc.stalls, add_stall, &lc);
 	stall_run__clear(&lc.stalls);
-	return e;
 }
 
 static void row_clear(struct ds_row *r)
@@ -309,71 +286,34 @@ static void drop_silent_stalls(struct dataset *ds)
 	ds->nrows = kept;
 }
 
-int ds_run_increases(sqlite3 *db, int64_t run_id, const char *name_like, ds_increase_fn fn,
-		     void *arg)
-{
-	sqlite3_stmt *q = NULL;
-	int rc;
-
-	/*
-	 * Last sample minus first, per scope. A counter that first appears
-	 * after the run's first sample (a workload's perf counters, which start
-	 * at zero when it starts) counts from zero.
-	 */
-	if (sqlite3_prepare_v2(
-		    db,
-		    "WITH b AS (SELECT metric_id, scope_id, MIN(seq) AS s0, MAX(seq) AS s1 "
-		    "           FROM value WHERE run_id = ?1 AND metric_id IN "
-		    "             (SELECT id FROM metric WHERE name LIKE ?2) "
-		    "           GROUP BY metric_id, scope_id) "
-		    "SELECT m.name, sc.name, "
-		    "  (SELECT v FROM value WHERE run_id = ?1 AND seq = b.s1 "
-		    "     AND metric_id = b.metric_id AND scope_id = b.scope_id) - "
-		    "  CASE WHEN b.s0 > (SELECT MIN(seq) FROM sample WHERE run_id = ?1) THEN 0 ELSE "
-		    "  (SELECT v FROM value WHERE run_id = ?1 AND seq = b.s0 "
-		    "     AND metric_id = b.metric_id AND scope_id = b.scope_id) END "
-		    "FROM b JOIN metric m ON m.id = b.metric_id JOIN scope sc ON sc.id = b.scope_id "
-		    "ORDER BY m.name, sc.name",
-		    -1, &q, NULL) != SQLITE_OK)
-		return -EIO;
-	sqlite3_bind_int64(q, 1, run_id);
-	sqlite3_bind_text(q, 2, name_like, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
-		fn(arg, text(q, 0), text(q, 1), sqlite3_column_int64(q, 2));
-	sqlite3_finalize(q);
-	return rc == SQLITE_DONE ? 0 : -EIO;
-}
-
 static int load_variants(struct store *st, struct dataset *ds, const char *baseline)
 {
-	sqlite3 *db = store__db(st);
-	sqlite3_stmt *q = NULL;
+	struct store_variant *sv = NULL;
+	size_t n = 0;
 	bool found = !baseline;
+	int r;
 
-	if (sqlite3_prepare_v2(db,
-			       "SELECT v.id, v.name, v.lru_mode, v.kernel, v.knobs, "
-			       " (SELECT COUNT(*) FROM run WHERE variant_id = v.id) "
-			       "FROM variant v ORDER BY v.id",
-			       -1, &q, NULL) != SQLITE_OK)
-		return -EIO;
-	while (sqlite3_step(q) == SQLITE_ROW) {
-		ds->v = xrealloc(ds->v, ds->nv + 1, sizeof(*ds->v));
-		ds->v[ds->nv] = (struct ds_variant){
-			.id = sqlite3_column_int64(q, 0),
-			.name = xstrdup(text(q, 1)),
-			.lru = xstrdup(text(q, 2)),
-			.kernel = xstrdup(text(q, 3)),
-			.knobs = xstrdup(text(q, 4)),
+	r = store__variants(st, &sv, &n);
+	if (r < 0)
+		return r;
+	ds->v = xcalloc(n, sizeof(*ds->v));
+	for (size_t i = 0; i < n; i++) {
+		ds->v[i] = (struct ds_variant){
+			.id = sv[i].id,
+			.name = TAKE_PTR(sv[i].name),
+			.lru = TAKE_PTR(sv[i].lru_mode),
+			.kernel = TAKE_PTR(sv[i].kernel),
+			.knobs = TAKE_PTR(sv[i].knobs),
 		};
-		if ((size_t)sqlite3_column_int64(q, 5) > ds->maxruns)
-			ds->maxruns = (size_t)sqlite3_column_int64(q, 5);
-		if (baseline && !strcmp(baseline, ds->v[ds->nv].name)) {
-			ds->base = ds->nv;
+		if (sv[i].runs > ds->maxruns)
+			ds->maxruns = sv[i].runs;
+		if (baseline && !strcmp(baseline, ds->v[i].name)) {
+			ds->base = i;
 			found = true;
 		}
-		ds->nv++;
 	}
-	sqlite3_finalize(q);
+	ds->nv = n;
+	store_variants__free(sv, n);
 	if (!ds->nv)
 		return -ENODATA;
 	return found ? 0 : -ENOENT;
@@ -412,37 +352,31 @@ static size_t variant_of(const struct dataset *ds, int64_t id)
  * same variant and repetition and none pending or running. One failure per
  * lost repetition (its last attempt).
  */
-static int load_failures(sqlite3 *db, struct dataset *ds)
+static int load_failures(struct store *st, struct dataset *ds)
 {
-	sqlite3_stmt *q = NULL;
+	struct store_lost_run *lost = NULL;
+	size_t n = 0;
+	int r;
 
-	if (sqlite3_prepare_v2(
-		    db,
-		    "SELECT r.id, r.variant_id, r.rep, r.status, COALESCE(r.reason, '') FROM run r "
-		    "WHERE r.status LIKE 'failed%' AND r.ord = (SELECT MAX(o.ord) FROM run o "
-		    "  WHERE o.variant_id = r.variant_id AND o.rep = r.rep "
-		    "  AND o.status LIKE 'failed%') "
-		    "AND NOT EXISTS (SELECT 1 FROM run o WHERE o.variant_id = r.variant_id "
-		    "  AND o.rep = r.rep AND o.status IN ('completed', 'pending', 'running')) "
-		    "ORDER BY r.ord",
-		    -1, &q, NULL) != SQLITE_OK)
-		return -EIO;
-	while (sqlite3_step(q) == SQLITE_ROW) {
-		size_t vi = variant_of(ds, sqlite3_column_int64(q, 1));
+	r = store__lost_runs(st, &lost, &n);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < n; i++) {
+		size_t vi = variant_of(ds, lost[i].variant_id);
 
 		if (vi == ds->nv)
 			continue;
 		ds->v[vi].lost++;
 		ds->failures = xrealloc(ds->failures, ds->nfailures + 1, sizeof(*ds->failures));
 		ds->failures[ds->nfailures++] = (struct ds_failure){
-			.run_id = sqlite3_column_int64(q, 0),
+			.run_id = lost[i].run_id,
 			.variant = vi,
-			.rep = sqlite3_column_int(q, 2),
-			.status = xstrdup(text(q, 3)),
-			.reason = xstrdup(text(q, 4)),
+			.rep = lost[i].rep,
+			.status = TAKE_PTR(lost[i].status),
+			.reason = TAKE_PTR(lost[i].reason),
 		};
 	}
-	sqlite3_finalize(q);
+	store_lost_runs__free(lost, n);
 	return 0;
 }
 
@@ -451,8 +385,8 @@ int dataset__load(struct store *st, const char *baseline, struct dataset **ret)
 	_cleanup_(dataset__freep) struct dataset *ds = xcalloc(1, sizeof(*ds));
 	_cleanup_(plan__freep) struct plan *plan = plan_of(st);
 	_cleanup_free_ char *base_meta = NULL, *warm = NULL;
-	sqlite3 *db = store__db(st);
-	sqlite3_stmt *q = NULL;
+	struct store_run *runs = NULL;
+	size_t nruns = 0;
 	int64_t w;
 	int r = 0;
 
@@ -480,17 +414,13 @@ int dataset__load(struct store *st, const char *baseline, struct dataset **ret)
 	if (r < 0)
 		return r;
 
-	if (sqlite3_prepare_v2(db,
-			       "SELECT r.id, r.variant_id, r.rep, r.status, "
-			       " (SELECT value FROM run_prov WHERE run_id = r.id AND "
-			       "  key = 'guest.kernel_release') "
-			       "FROM run r ORDER BY r.ord",
-			       -1, &q, NULL) != SQLITE_OK)
-		return -EIO;
-	while (r == 0 && sqlite3_step(q) == SQLITE_ROW) {
-		const char *status = text(q, 3), *rel = text(q, 4);
-		int rep = sqlite3_column_int(q, 2);
-		size_t vi = variant_of(ds, sqlite3_column_int64(q, 1));
+	r = store__runs(st, ds->warmup, &runs, &nruns);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < nruns; i++) {
+		const struct store_run *run = &runs[i];
+		const char *status = run->status, *rel = run->release;
+		size_t vi = variant_of(ds, run->variant_id);
 		struct ds_variant *v;
 
 		if (vi == ds->nv)
@@ -503,7 +433,7 @@ int dataset__load(struct store *st, const char *baseline, struct dataset **ret)
 				v->other++;
 			continue;
 		}
-		if (rep < ds->warmup) {
+		if (run->rep < ds->warmup) {
 			v->warmup++;
 			continue;
 		}
@@ -513,13 +443,12 @@ int dataset__load(struct store *st, const char *baseline, struct dataset **ret)
 			v->release = xstrdup(rel);
 		v->runs = xrealloc(v->runs, (size_t)v->measured + 1, sizeof(int64_t));
 		v->reps = xrealloc(v->reps, (size_t)v->measured + 1, sizeof(int));
-		v->reps[v->measured] = rep;
-		v->runs[v->measured++] = sqlite3_column_int64(q, 0);
-		r = load_run(db, ds, plan, vi, sqlite3_column_int64(q, 0), rep);
+		v->reps[v->measured] = run->rep;
+		v->runs[v->measured++] = run->id;
+		load_run(ds, plan, vi, run->rep, &run->data);
 	}
-	sqlite3_finalize(q);
-	if (r == 0)
-		r = load_failures(db, ds);
+	store_runs__free(runs, nruns);
+	r = load_failures(st, ds);
 	if (r < 0)
 		return r;
 	drop_silent_stalls(ds);

@@ -4,6 +4,8 @@
  * variant, one value per measured run for every workload result and key
  * reclaim counter (the counter's increase over the run).
  *
+ * Read once through the store's typed queries (store-dataset.h).
+ *
  * Measured runs are the completed ones that are not warm-up: the plan's
  * "[campaign] warmup = N" stores meta plan.warmup, and runs whose repetition
  * is below N are counted but not measured. Failed runs are counted, never
@@ -108,16 +110,6 @@ static inline const double *ds_vals(const struct dataset *ds, const struct ds_ro
 {
 	return &r->vals[vi * ds->maxruns];
 }
-
-/*
- * Every counter of run_id whose name is LIKE name_like, as its increase over
- * the run: last sample minus first, from zero for a counter that first
- * appears after the run's first sample. 0 or -EIO.
- */
-struct sqlite3;
-typedef void (*ds_increase_fn)(void *arg, const char *metric, const char *scope, int64_t increase);
-int ds_run_increases(struct sqlite3 *db, int64_t run_id, const char *name_like, ds_increase_fn fn,
-		     void *arg);
 
 /* Whether variants a and b run different LRU implementations (classic vs any MGLRU mode). */
 bool ds_cross_lru(const struct dataset *ds, size_t a, size_t b);

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "stall.h"
 
-#include "dataset.h"
 #include "reclaim-paths.h"
+#include "store-dataset.h"
 #include "util.h"
 
 #include <math.h>
-#include <sqlite3.h>
 #include <string.h>
 
 #define PREFIX "reclaim:"
@@ -78,35 +77,24 @@ bool stall_run__add(struct stall_run *r, const char *metric, const char *scope, 
 	return true;
 }
 
-int stall_run__span(struct sqlite3 *db, int64_t run_id, double *ret_seconds)
+int stall_run__span(struct store *st, int64_t run_id, double *ret_seconds)
 {
-	sqlite3_stmt *q = NULL;
-	int rc;
-
-	if (sqlite3_prepare_v2(db, "SELECT MAX(t_ns) - MIN(t_ns) FROM sample WHERE run_id = ?", -1,
-			       &q, NULL) != SQLITE_OK)
-		return -EIO;
-	sqlite3_bind_int64(q, 1, run_id);
-	rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW)
-		*ret_seconds = (double)sqlite3_column_int64(q, 0) / 1e9;
-	sqlite3_finalize(q);
-	return rc == SQLITE_ROW ? 0 : -EIO;
+	return store__run_span(st, run_id, ret_seconds);
 }
 
-static void add_increase(void *arg, const char *metric, const char *scope, int64_t increase)
+int stall_run__load(struct store *st, int64_t run_id, struct stall_run *ret)
 {
-	stall_run__add(arg, metric, scope, increase);
-}
-
-int stall_run__load(struct sqlite3 *db, int64_t run_id, struct stall_run *ret)
-{
+	struct store_increase *inc = NULL;
 	struct stall_run r = { 0 };
+	size_t n = 0;
 	int e;
 
-	e = ds_run_increases(db, run_id, PREFIX "%", add_increase, &r);
+	e = store__run_increases(st, run_id, PREFIX "%", &inc, &n);
+	for (size_t i = 0; e == 0 && i < n; i++)
+		stall_run__add(&r, inc[i].metric, inc[i].scope, inc[i].increase);
+	store_increases__free(inc, n);
 	if (e == 0)
-		e = stall_run__span(db, run_id, &r.seconds);
+		e = store__run_span(st, run_id, &r.seconds);
 	if (e < 0) {
 		stall_run__clear(&r);
 		return e;
@@ -160,38 +148,27 @@ void stall_run__reduce(const struct stall_run *r, stall_value_fn fn, void *arg)
 	}
 }
 
-int stall__series(struct sqlite3 *db, int64_t run_id, const char *scope, stall_point_fn fn,
+int stall__series(struct store *st, int64_t run_id, const char *scope, stall_point_fn fn,
 		  void *arg)
 {
-	sqlite3_stmt *q = NULL;
-	_cleanup_free_ char *last = NULL;
-	int64_t first_seq = -1, prev = 0;
+	struct store_sample_value *sv = NULL;
+	const char *last = NULL;
+	int64_t first_seq, prev = 0;
 	bool have = false;
-	int rc;
+	size_t n = 0;
+	int e;
 
 	/* v_delta would drop a bucket's first count: it appears when it first fills */
-	if (sqlite3_prepare_v2(db,
-			       "SELECT m.name, v.seq, s.t_ns, v.v, "
-			       " (SELECT MIN(seq) FROM sample WHERE run_id = ?1) "
-			       "FROM value v JOIN sample s USING(run_id, seq) "
-			       "JOIN metric m ON m.id = v.metric_id "
-			       "WHERE v.run_id = ?1 AND m.name LIKE '" PREFIX "hist.%' "
-			       "AND v.scope_id = (SELECT id FROM scope WHERE name = ?2) "
-			       "ORDER BY m.name, v.seq",
-			       -1, &q, NULL) != SQLITE_OK)
-		return -EIO;
-	sqlite3_bind_int64(q, 1, run_id);
-	sqlite3_bind_text(q, 2, scope, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(q, 0);
-		int64_t seq = sqlite3_column_int64(q, 1), t = sqlite3_column_int64(q, 2);
-		int64_t v = sqlite3_column_int64(q, 3);
+	e = store__run_series(st, run_id, PREFIX "hist.%", scope, &sv, &n, &first_seq);
+	if (e < 0)
+		return e;
+	for (size_t i = 0; i < n; i++) {
+		const char *name = sv[i].metric;
+		int64_t seq = sv[i].seq, t = sv[i].t_ns, v = sv[i].v;
 		unsigned path, bucket;
 
-		first_seq = sqlite3_column_int64(q, 4);
 		if (!last || strcmp(last, name)) {
-			free(last);
-			last = xstrdup(name);
+			last = name;
 			have = false;
 		}
 		if (parse_key(name + strlen(PREFIX "hist."), true, &path, &bucket) < 0 ||
@@ -208,6 +185,6 @@ int stall__series(struct sqlite3 *db, int64_t run_id, const char *scope, stall_p
 		prev = v;
 		have = true;
 	}
-	sqlite3_finalize(q);
-	return rc == SQLITE_DONE ? 0 : -EIO;
+	store_sample_values__free(sv, n);
+	return 0;
 }

@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct sqlite3;
+struct store;
 
 struct stall_hist {
 	char *scope;   /* "-" or a memcg */
@@ -45,9 +45,9 @@ struct stall_run {
  */
 bool stall_run__add(struct stall_run *r, const char *metric, const char *scope, int64_t increase);
 /* The run's sampled time span in seconds (0 with fewer than 2 samples). */
-int stall_run__span(struct sqlite3 *db, int64_t run_id, double *ret_seconds);
-/* Every histogram of a run, as increases over the run. 0 or -EIO. */
-int stall_run__load(struct sqlite3 *db, int64_t run_id, struct stall_run *ret);
+int stall_run__span(struct store *st, int64_t run_id, double *ret_seconds);
+/* Every histogram of a run, as increases over the run (store-dataset.h). 0 or -EIO. */
+int stall_run__load(struct store *st, int64_t run_id, struct stall_run *ret);
 /* Add b's histograms into acc (scope and path matched); seconds add up. */
 void stall_run__merge(struct stall_run *acc, const struct stall_run *b);
 void stall_run__clear(struct stall_run *r);
@@ -64,7 +64,7 @@ void stall_run__reduce(const struct stall_run *r, stall_value_fn fn, void *arg);
  * sample, by bucket (t_ns is the sample's guest time).
  */
 typedef void (*stall_point_fn)(void *arg, int64_t t_ns, unsigned bucket, int64_t count);
-int stall__series(struct sqlite3 *db, int64_t run_id, const char *scope, stall_point_fn fn,
+int stall__series(struct store *st, int64_t run_id, const char *scope, stall_point_fn fn,
 		  void *arg);
 
 #endif

@@ -6,13 +6,14 @@
 #include "wss.h"
 #include "catalogue.h"
 #include "plan.h"
+#include "store-dataset.h"
+#include "store-wss.h"
 #include "store.h"
 #include "util.h"
 #include "wss-model.h"
 
 #include <inttypes.h>
 #include <math.h>
-#include <sqlite3.h>
 #include <string.h>
 
 #define WSS_PAGE 4096.0
@@ -240,39 +241,32 @@ struct analysis_ctx {
 
 static int load_windows(struct analysis_ctx *c)
 {
-	sqlite3_stmt *q = NULL;
+	struct store_value *vals = NULL;
 	struct window *cur = NULL;
+	size_t n = 0;
 
-	if (sqlite3_prepare_v2(store__db(c->st),
-			       "SELECT v.run_id, v.seq, s.name, m.name, v.v, t.t_ns FROM value v "
-			       "JOIN metric m ON m.id = v.metric_id JOIN scope s ON s.id = v.scope_id "
-			       "JOIN run r ON r.id = v.run_id "
-			       "JOIN sample t ON t.run_id = v.run_id AND t.seq = v.seq "
-			       "WHERE m.name LIKE 'wss:%' AND r.status = 'completed' "
-			       "ORDER BY v.run_id, s.name, v.seq",
-			       -1, &q, NULL) != SQLITE_OK)
+	if (store__completed_values(c->st, "wss:%", &vals, &n) < 0)
 		return -EIO;
-	while (sqlite3_step(q) == SQLITE_ROW) {
-		int64_t run = sqlite3_column_int64(q, 0), seq = sqlite3_column_int64(q, 1);
-		const char *memcg = (const char *)sqlite3_column_text(q, 2);
-		const char *name = (const char *)sqlite3_column_text(q, 3);
+	for (size_t i = 0; i < n; i++) {
+		const struct store_value *v = &vals[i];
 
-		if (!cur || cur->run != run || cur->seq != seq || strcmp(cur->memcg, memcg)) {
+		if (!cur || cur->run != v->run_id || cur->seq != v->seq ||
+		    strcmp(cur->memcg, v->scope)) {
 			c->win = xrealloc(c->win, c->nwin + 1, sizeof(*c->win));
 			cur = &c->win[c->nwin++];
-			*cur = (struct window){ .run = run,
-						.seq = seq,
-						.t_end = sqlite3_column_int64(q, 5),
-						.memcg = xstrdup(memcg) };
+			*cur = (struct window){ .run = v->run_id,
+						.seq = v->seq,
+						.t_end = v->t_ns,
+						.memcg = xstrdup(v->scope) };
 		}
 		for (int k = 0; k < NKEYS; k++) {
-			if (!strcmp(name, key_names[k])) {
-				cur->v[k] = (double)sqlite3_column_int64(q, 4);
+			if (!strcmp(v->metric, key_names[k])) {
+				cur->v[k] = (double)v->v;
 				cur->has[k] = true;
 			}
 		}
 	}
-	sqlite3_finalize(q);
+	store_values__free(vals, n);
 	return 0;
 }
 
@@ -284,7 +278,7 @@ static int load_windows(struct analysis_ctx *c)
 static bool window_whole(struct analysis_ctx *c, const struct window *win)
 {
 	static const int ns_keys[] = { K_GEN_NS, K_REF_NS, K_RECLAIM_NS, K_DROP_NS, K_READS_NS };
-	sqlite3_stmt *q = NULL;
+	static const char *const workload_events[] = { "workload-start", "workload-exit" };
 	double longest = 0;
 	bool whole = true;
 
@@ -293,31 +287,30 @@ static bool window_whole(struct analysis_ctx *c, const struct window *win)
 			longest = fmax(longest, win->v[ns_keys[k]]);
 	for (size_t i = 0; i < c->plan->nworkloads && whole; i++) {
 		const struct plan_workload *w = &c->plan->workloads[i];
+		struct store_event *ev = NULL;
 		bool started = false;
+		size_t nev = 0;
 
 		if (strcmp(w->memcg, win->memcg))
 			continue;
-		if (sqlite3_prepare_v2(store__db(c->st),
-				       "SELECT t_ns, kind, text FROM event WHERE run_id = ? AND kind IN "
-				       "('workload-start', 'workload-exit')",
-				       -1, &q, NULL) != SQLITE_OK)
+		if (store__run_events(c->st, win->run, workload_events,
+				      ARRAY_SIZE(workload_events), &ev, &nev) < 0)
 			return true;
-		sqlite3_bind_int64(q, 1, win->run);
-		while (sqlite3_step(q) == SQLITE_ROW) {
-			const char *text = (const char *)sqlite3_column_text(q, 2);
+		for (size_t e = 0; e < nev; e++) {
+			const char *text = ev[e].text;
 			size_t n = strlen(w->name);
-			int64_t t = sqlite3_column_int64(q, 0);
+			int64_t t = ev[e].t_ns;
 
-			if (!text || strncmp(text, w->name, n) || text[n] != ' ')
+			if (strncmp(text, w->name, n) || text[n] != ' ')
 				continue;
-			if (!strcmp((const char *)sqlite3_column_text(q, 1), "workload-start")) {
+			if (!strcmp(ev[e].kind, "workload-start")) {
 				started = true;
 				whole &= (double)t <= (double)win->t_end - longest;
 			} else {
 				whole &= t >= win->t_end;
 			}
 		}
-		sqlite3_finalize(q);
+		store_events__free(ev, nev);
 		whole &= started;
 	}
 	return whole;
@@ -326,20 +319,9 @@ static bool window_whole(struct analysis_ctx *c, const struct window *win)
 /* A workload's own throughput in a run (NAN if it reported none). */
 static double throughput(struct store *st, int64_t run, const char *workload)
 {
-	sqlite3_stmt *q = NULL;
-	double v = NAN;
+	double v;
 
-	if (sqlite3_prepare_v2(store__db(st),
-			       "SELECT value FROM result WHERE run_id = ? AND workload = ? AND "
-			       "key = 'throughput'",
-			       -1, &q, NULL) != SQLITE_OK)
-		return NAN;
-	sqlite3_bind_int64(q, 1, run);
-	sqlite3_bind_text(q, 2, workload, -1, SQLITE_STATIC);
-	if (sqlite3_step(q) == SQLITE_ROW)
-		v = sqlite3_column_double(q, 0);
-	sqlite3_finalize(q);
-	return v;
+	return store__result_get(st, run, workload, "throughput", &v) == 0 ? v : NAN;
 }
 
 enum known_state { KNOWN_OK, KNOWN_NONE_OF_KIND, KNOWN_UNKNOWN };
@@ -472,37 +454,26 @@ static bool spec_rows(struct analysis_ctx *c, struct wss *out, const char *memcg
 
 static uint64_t global_reclaim(struct store *st)
 {
-	sqlite3_stmt *q = NULL;
+	static const char *const steals[] = { "vmstat:pgsteal_kswapd", "vmstat:pgsteal_direct" };
 	uint64_t pages = 0;
 
-	if (sqlite3_prepare_v2(store__db(st),
-			       "SELECT SUM(d) FROM (SELECT MAX(v.v) - MIN(v.v) AS d FROM v_value v "
-			       "JOIN run r ON r.id = v.run_id WHERE r.status = 'completed' AND "
-			       "v.metric IN ('vmstat:pgsteal_kswapd', 'vmstat:pgsteal_direct') "
-			       "GROUP BY v.run_id, v.metric)",
-			       -1, &q, NULL) != SQLITE_OK)
+	if (store__completed_span_sum(st, steals, ARRAY_SIZE(steals), &pages) < 0)
 		return 0;
-	if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_type(q, 0) != SQLITE_NULL)
-		pages = (uint64_t)sqlite3_column_int64(q, 0);
-	sqlite3_finalize(q);
 	return pages;
 }
 
 static char *source_text(struct store *st)
 {
 	_cleanup_free_ char *campaign = NULL;
-	sqlite3_stmt *q = NULL;
+	struct store_variant *v = NULL;
+	size_t n = 0;
 	char *s = NULL;
 
 	if (store__meta_get(st, "campaign", &campaign) < 0)
 		campaign = xstrdup("?");
-	if (sqlite3_prepare_v2(store__db(st),
-			       "SELECT kernel, lru_mode FROM variant ORDER BY id LIMIT 1", -1, &q,
-			       NULL) == SQLITE_OK &&
-	    sqlite3_step(q) == SQLITE_ROW)
-		s = xasprintf("%s (kernel %s, %s)", campaign, sqlite3_column_text(q, 0),
-			      sqlite3_column_text(q, 1));
-	sqlite3_finalize(q);
+	if (store__variants(st, &v, &n) == 0 && n)
+		s = xasprintf("%s (kernel %s, %s)", campaign, v[0].kernel, v[0].lru_mode);
+	store_variants__free(v, n);
 	return s ? s : xstrdup(campaign);
 }
 
@@ -570,112 +541,19 @@ out:
 
 /* ---- the table ------------------------------------------------------------ */
 
-static void bind_real(sqlite3_stmt *q, int i, double x)
-{
-	if (isfinite(x))
-		sqlite3_bind_double(q, i, x);
-	else
-		sqlite3_bind_null(q, i);
-}
-
-static double col_real(sqlite3_stmt *q, int i)
-{
-	return sqlite3_column_type(q, i) == SQLITE_NULL ? NAN : sqlite3_column_double(q, i);
-}
-
 int wss__store(struct store *st, const struct wss *w)
 {
-	sqlite3 *db = store__db(st);
-	sqlite3_stmt *q = NULL;
-	int r = store__commit(st);
-
-	if (r < 0)
-		return r;
-	if (sqlite3_exec(db,
-			 "BEGIN IMMEDIATE; DROP TABLE IF EXISTS wss;\n"
-			 "CREATE TABLE wss(\n"
-			 "  memcg TEXT NOT NULL,\n"
-			 "  quantity TEXT NOT NULL,\n"
-			 "  method TEXT NOT NULL,\n"
-			 "  pages REAL NOT NULL,\n"
-			 "  sd REAL,\n"
-			 "  windows INTEGER NOT NULL,\n"
-			 "  window_s REAL NOT NULL,\n"
-			 "  known REAL,\n"
-			 "  model TEXT NOT NULL,\n"
-			 "  source TEXT NOT NULL,\n"
-			 "  PRIMARY KEY(memcg, quantity, method));",
-			 NULL, NULL, NULL) != SQLITE_OK)
-		return -EIO;
-	if (sqlite3_prepare_v2(db,
-			       "INSERT INTO wss(memcg, quantity, method, pages, sd, windows, window_s, "
-			       "known, model, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-			       -1, &q, NULL) != SQLITE_OK) {
-		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-		return -EIO;
-	}
-	for (size_t i = 0; i < w->nrows; i++) {
-		const struct wss_row *row = &w->rows[i];
-
-		sqlite3_reset(q);
-		sqlite3_bind_text(q, 1, row->memcg, -1, SQLITE_STATIC);
-		sqlite3_bind_text(q, 2, row->quantity, -1, SQLITE_STATIC);
-		sqlite3_bind_text(q, 3, row->method, -1, SQLITE_STATIC);
-		sqlite3_bind_double(q, 4, row->pages);
-		bind_real(q, 5, row->sd);
-		sqlite3_bind_int64(q, 6, (int64_t)row->windows);
-		sqlite3_bind_double(q, 7, row->window_s);
-		bind_real(q, 8, row->known);
-		sqlite3_bind_text(q, 9, row->model, -1, SQLITE_STATIC);
-		sqlite3_bind_text(q, 10, row->source, -1, SQLITE_STATIC);
-		if (sqlite3_step(q) != SQLITE_DONE) {
-			sqlite3_finalize(q);
-			sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-			return -EIO;
-		}
-	}
-	sqlite3_finalize(q);
-	return sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK ? 0 : -EIO;
-}
-
-static char *col_dup(sqlite3_stmt *q, int i)
-{
-	const unsigned char *s = sqlite3_column_text(q, i);
-
-	return xstrdup(s ? (const char *)s : "");
+	return store__wss_write(st, w->rows, w->nrows);
 }
 
 int wss__load(struct store *st, struct wss **ret)
 {
-	sqlite3_stmt *q = NULL;
-	struct wss *w;
+	struct wss *w = xcalloc(1, sizeof(*w));
+	int r = store__wss_read(st, &w->rows, &w->nrows);
 
-	if (sqlite3_prepare_v2(store__db(st),
-			       "SELECT memcg, quantity, method, pages, sd, windows, window_s, known, "
-			       "model, source FROM wss ORDER BY rowid",
-			       -1, &q, NULL) != SQLITE_OK)
-		return -ENOENT;
-	w = xcalloc(1, sizeof(*w));
-	while (sqlite3_step(q) == SQLITE_ROW) {
-		struct wss_row r = {
-			.memcg = col_dup(q, 0),
-			.quantity = col_dup(q, 1),
-			.method = col_dup(q, 2),
-			.pages = sqlite3_column_double(q, 3),
-			.sd = col_real(q, 4),
-			.windows = (size_t)sqlite3_column_int64(q, 5),
-			.window_s = sqlite3_column_double(q, 6),
-			.known = col_real(q, 7),
-			.model = col_dup(q, 8),
-			.source = col_dup(q, 9),
-		};
-
-		row_add(w, &r);
-	}
-	sqlite3_finalize(q);
-	if (!w->nrows) {
-		wss__free(w);
-		return -ENOENT;
+	if (r < 0) {
+		free(w);
+		return r;
 	}
 	*ret = w;
 	return 0;
@@ -774,14 +652,7 @@ void wss__free(struct wss *w)
 {
 	if (!w)
 		return;
-	for (size_t i = 0; i < w->nrows; i++) {
-		free(w->rows[i].memcg);
-		free(w->rows[i].quantity);
-		free(w->rows[i].method);
-		free(w->rows[i].model);
-		free(w->rows[i].source);
-	}
-	free(w->rows);
+	wss_rows__free(w->rows, w->nrows);
 	free(w);
 }
 

@@ -28,6 +28,8 @@
 #ifndef LRUBENCH_WSS_H
 #define LRUBENCH_WSS_H
 
+#include "store-wss.h" /* struct wss_row: a row of the table */
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -50,16 +52,6 @@ void wss_opts__clear(struct wss_opts *o);
 
 /* Turn p into its measuring form (above). -EINVAL/-ENOENT with *ret_err. */
 int wss__plan(struct plan *p, const struct wss_opts *o, char **ret_err);
-
-struct wss_row {
-	char *memcg, *quantity, *method;
-	double pages, sd;
-	size_t windows;
-	double window_s;
-	double known;	/* NAN: no model */
-	char *model;	/* how known was found, or why there is none */
-	char *source;
-};
 
 struct wss {
 	struct wss_row *rows;

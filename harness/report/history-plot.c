@@ -4,7 +4,7 @@
 #include "spawn.h"
 #include "util.h"
 
-#include <sqlite3.h>
+#include <math.h>
 #include <string.h>
 
 /*
@@ -38,12 +38,6 @@ static const char trend_gp[] =
 	"replot\n"
 	"unset output\n";
 
-static void stmt_finalizep(sqlite3_stmt **s)
-{
-	sqlite3_finalize(*s);
-}
-#define _cleanup_stmt_ _cleanup_(stmt_finalizep)
-
 /* A file name from a metric: anything but [A-Za-z0-9._-] becomes '_'. */
 static char *slug(const char *metric)
 {
@@ -69,54 +63,42 @@ static void put_quoted(FILE *f, const char *s)
  * x, mean, sd or NaN, "night label"), blocks apart by two blank lines.
  * *ret_blocks counts them.
  */
-static int data_write(sqlite3 *db, const char *plan, const char *metric, const char *path,
+static int data_write(struct history *h, const char *plan, const char *metric, const char *path,
 		      int *ret_blocks)
 {
-	_cleanup_stmt_ sqlite3_stmt *q = NULL;
-	_cleanup_free_ char *last = NULL;
-	int blocks = 0, rc, r = 0;
+	struct history_point *p = NULL;
+	const char *last = NULL;
+	size_t n = 0;
+	int blocks = 0, r;
 	FILE *f;
 
-	if (sqlite3_prepare_v2(
-		    db,
-		    "WITH nights AS (SELECT id, started, ROW_NUMBER() OVER (ORDER BY started, id) - 1 "
-		    "                  AS x FROM night WHERE plan = ?1), "
-		    "     vord AS (SELECT variant, MIN(night_id * 1000 + ord) AS o FROM night_variant "
-		    "              WHERE night_id IN (SELECT id FROM nights) GROUP BY variant) "
-		    "SELECT s.variant, n.x, s.mean, s.sd, "
-		    "  strftime('%m-%d %H:%M', n.started, 'unixepoch') "
-		    "FROM summary s JOIN nights n ON n.id = s.night_id "
-		    "JOIN vord ON vord.variant = s.variant "
-		    "WHERE s.metric = ?2 ORDER BY vord.o, s.variant, n.x",
-		    -1, &q, NULL) != SQLITE_OK)
-		return -EIO;
-	sqlite3_bind_text(q, 1, plan, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q, 2, metric, -1, SQLITE_STATIC);
+	r = history__trend(h, plan, metric, &p, &n);
+	if (r < 0)
+		return r;
 	f = fopen(path, "we");
-	if (!f)
-		return -errno;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		const char *variant = (const char *)sqlite3_column_text(q, 0);
-
-		if (!last || strcmp(last, variant)) {
+	if (!f) {
+		r = -errno;
+		history_points__free(p, n);
+		return r;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!last || strcmp(last, p[i].variant)) {
 			fprintf(f, "%s", blocks ? "\n\n" : "");
-			put_quoted(f, variant);
+			put_quoted(f, p[i].variant);
 			fputc('\n', f);
-			free(last);
-			last = xstrdup(variant);
+			last = p[i].variant;
 			blocks++;
 		}
-		fprintf(f, "%d %.17g ", sqlite3_column_int(q, 1), sqlite3_column_double(q, 2));
-		if (sqlite3_column_type(q, 3) == SQLITE_NULL)
+		fprintf(f, "%d %.17g ", p[i].x, p[i].mean);
+		if (isnan(p[i].sd))
 			fprintf(f, "NaN ");
 		else
-			fprintf(f, "%.17g ", sqlite3_column_double(q, 3));
-		put_quoted(f, (const char *)sqlite3_column_text(q, 4));
+			fprintf(f, "%.17g ", p[i].sd);
+		put_quoted(f, p[i].label);
 		fputc('\n', f);
 	}
-	if (rc != SQLITE_DONE)
-		r = -EIO;
-	if (fclose(f) != 0 && r == 0)
+	history_points__free(p, n);
+	if (fclose(f) != 0)
 		r = -errno;
 	if (r == 0)
 		*ret_blocks = blocks;
@@ -137,15 +119,56 @@ static int write_text(const char *path, const char *text)
 	return r;
 }
 
+/* One metric's data and plot; *plots counts the plots written. 0 or -errno. */
+static int metric_plot(struct history *h, const char *plan, const struct history_metric *m,
+		       const char *dir, const char *gp, const char *pin, FILE *md, size_t *plots,
+		       char **ret_err)
+{
+	_cleanup_free_ char *base = slug(m->metric);
+	_cleanup_free_ char *dat = xasprintf("%s/%s.dat", dir, base);
+	_cleanup_free_ char *png = xasprintf("%s/%s.png", dir, base);
+	_cleanup_free_ char *svg = xasprintf("%s/%s.svg", dir, base);
+	_cleanup_free_ char *title = xasprintf("%s: %s (%s is better), mean ± sd per night", plan,
+					       m->metric, m->better);
+	_cleanup_free_ char *err = NULL;
+	char nb[16];
+	int blocks = 0, r;
+
+	r = data_write(h, plan, m->metric, dat, &blocks);
+	if (r < 0)
+		return r;
+	if (!blocks)
+		return 0;
+	snprintf(nb, sizeof(nb), "%d", blocks);
+	{
+		const char *argv[] = { "gnuplot", "-c", gp,    dat,    png, svg,
+				       nb,	  title, m->unit, pin, NULL };
+		struct spawn_opts so = { .ret_stderr = &err };
+
+		r = spawn_run(argv, &so);
+	}
+	if (r == 127 && err && strstr(err, "exec gnuplot"))
+		return -ENOENT;
+	if (r != 0) {
+		if (ret_err)
+			*ret_err = xasprintf("gnuplot on %s exited %d: %s", dat, r,
+					     err ? strstrip(err) : "");
+		return r < 0 ? r : -EIO;
+	}
+	if (md)
+		fprintf(md, "![%s](%s.svg)\n\n", m->metric, base);
+	(*plots)++;
+	return 0;
+}
+
 int history__plot(struct history *h, const char *plan, const char *dir, FILE *md,
 		  size_t *ret_plots, char **ret_err)
 {
-	sqlite3 *db = history__db(h);
-	_cleanup_stmt_ sqlite3_stmt *q = NULL;
 	_cleanup_free_ char *gp = xasprintf("%s/trend.gp", dir);
+	struct history_metric *metrics = NULL;
 	char pin[32] = "";
-	size_t plots = 0;
-	int r, rc;
+	size_t plots = 0, nmetrics = 0;
+	int r, x;
 
 	r = mkdir_p(dir);
 	if (r < 0)
@@ -153,64 +176,19 @@ int history__plot(struct history *h, const char *plan, const char *dir, FILE *md
 	r = write_text(gp, trend_gp);
 	if (r < 0)
 		return r;
-	if (sqlite3_prepare_v2(db,
-			       "SELECT x FROM (SELECT pinned, ROW_NUMBER() OVER (ORDER BY started, id) "
-			       "- 1 AS x FROM night WHERE plan = ?) WHERE pinned",
-			       -1, &q, NULL) != SQLITE_OK)
-		return -EIO;
-	sqlite3_bind_text(q, 1, plan, -1, SQLITE_STATIC);
-	if (sqlite3_step(q) == SQLITE_ROW)
-		snprintf(pin, sizeof(pin), "%d", sqlite3_column_int(q, 0));
-	sqlite3_finalize(TAKE_PTR(q));
-
-	if (sqlite3_prepare_v2(db,
-			       "SELECT s.metric, MAX(s.unit), MAX(s.better) FROM summary s "
-			       "JOIN night n ON n.id = s.night_id WHERE n.plan = ? AND s.key "
-			       "GROUP BY s.metric ORDER BY s.metric",
-			       -1, &q, NULL) != SQLITE_OK)
-		return -EIO;
-	sqlite3_bind_text(q, 1, plan, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		const char *metric = (const char *)sqlite3_column_text(q, 0);
-		const char *unit = (const char *)sqlite3_column_text(q, 1);
-		const char *better = (const char *)sqlite3_column_text(q, 2);
-		_cleanup_free_ char *base = slug(metric);
-		_cleanup_free_ char *dat = xasprintf("%s/%s.dat", dir, base);
-		_cleanup_free_ char *png = xasprintf("%s/%s.png", dir, base);
-		_cleanup_free_ char *svg = xasprintf("%s/%s.svg", dir, base);
-		_cleanup_free_ char *title = xasprintf("%s: %s (%s is better), mean ± sd per night",
-						       plan, metric, better);
-		_cleanup_free_ char *err = NULL;
-		char nb[16];
-		int blocks = 0;
-
-		r = data_write(db, plan, metric, dat, &blocks);
-		if (r < 0)
-			return r;
-		if (!blocks)
-			continue;
-		snprintf(nb, sizeof(nb), "%d", blocks);
-		{
-			const char *argv[] = { "gnuplot", "-c", gp, dat, png, svg, nb,
-					       title, unit,	pin, NULL };
-			struct spawn_opts so = { .ret_stderr = &err };
-
-			r = spawn_run(argv, &so);
-		}
-		if (r == 127 && err && strstr(err, "exec gnuplot"))
-			return -ENOENT;
-		if (r != 0) {
-			if (ret_err)
-				*ret_err = xasprintf("gnuplot on %s exited %d: %s", dat, r,
-						     err ? strstrip(err) : "");
-			return r < 0 ? r : -EIO;
-		}
-		if (md)
-			fprintf(md, "![%s](%s.svg)\n\n", metric, base);
-		plots++;
-	}
-	if (rc != SQLITE_DONE)
-		return -EIO;
+	r = history__pinned_x(h, plan, &x);
+	if (r == 0)
+		snprintf(pin, sizeof(pin), "%d", x);
+	else if (r != -ENOENT)
+		return r;
+	r = history__key_metrics(h, plan, &metrics, &nmetrics);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < nmetrics && r == 0; i++)
+		r = metric_plot(h, plan, &metrics[i], dir, gp, pin, md, &plots, ret_err);
+	history_metrics__free(metrics, nmetrics);
+	if (r < 0)
+		return r;
 	*ret_plots = plots;
 	return 0;
 }

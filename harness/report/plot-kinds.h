@@ -15,6 +15,7 @@
 
 struct plot_ctx {
 	struct sqlite3 *db;
+	struct store *st; /* for the stall readers (stall.h) */
 	const struct analysis *an;
 	struct plot_set *set;
 	const char *kind;

@@ -25,7 +25,7 @@ static void variant_stalls(struct plot_ctx *pc, size_t v, struct stall_run *ret)
 	for (int i = 0; i < var->measured; i++) {
 		struct stall_run r;
 
-		if (stall_run__load(pc->db, var->runs[i], &r) < 0)
+		if (stall_run__load(pc->st, var->runs[i], &r) < 0)
 			continue;
 		stall_run__merge(ret, &r);
 		stall_run__clear(&r);

@@ -66,7 +66,7 @@ static int heat_image(struct plot_ctx *pc, size_t v, double bin_s)
 
 	for (int i = 0; i < var->measured; i++) {
 		g.origin = plot_run_origin(pc, var->runs[i]);
-		stall__series(pc->db, var->runs[i], "-", grid_point, &g);
+		stall__series(pc->st, var->runs[i], "-", grid_point, &g);
 	}
 	f = plot_data(pc, dat);
 	if (!f) {
@@ -125,7 +125,7 @@ int plot_stall_heatmap(struct plot_ctx *pc)
 		for (int i = 0; i < ds->v[v].measured; i++) {
 			double s = 0;
 
-			if (stall_run__span(pc->db, ds->v[v].runs[i], &s) == 0 && s > longest)
+			if (stall_run__span(pc->st, ds->v[v].runs[i], &s) == 0 && s > longest)
 				longest = s;
 		}
 	if (longest > 120)

@@ -2,6 +2,7 @@
 #include "plot-kinds.h"
 #include "escape.h"
 #include "spawn.h"
+#include "store.h"
 #include "util.h"
 #include "verdict.h"
 
@@ -267,9 +268,9 @@ int plot_dir_prepare(const char *dir)
 	return 0;
 }
 
-int plot__all(struct sqlite3 *db, const struct analysis *an, const char *dir, struct plot_set *ret)
+int plot__all(struct store *st, const struct analysis *an, const char *dir, struct plot_set *ret)
 {
-	struct plot_ctx pc = { .db = db, .an = an, .set = ret };
+	struct plot_ctx pc = { .db = store__db(st), .st = st, .an = an, .set = ret };
 	int r;
 
 	memset(ret, 0, sizeof(*ret));

@@ -18,6 +18,7 @@
 
 struct analysis;
 struct sqlite3;
+struct store;
 
 struct plot_image {
 	char *kind; /* the kind's name in the table: bars, heatmap, ... */
@@ -48,7 +49,7 @@ const struct plot_kind *plot__kinds(size_t *ret_n);
  * the first error kept. *ret is filled in either case; clear it with
  * plot_set__clear().
  */
-int plot__all(struct sqlite3 *db, const struct analysis *an, const char *dir, struct plot_set *ret);
+int plot__all(struct store *st, const struct analysis *an, const char *dir, struct plot_set *ret);
 void plot_set__clear(struct plot_set *s);
 
 #endif

@@ -478,7 +478,7 @@ int report__write(struct store *st, const struct report_opts *o, int *ret_status
 		}
 	}
 	if (!o->no_plots)
-		rp.plots_rc = plot__all(store__db(st), rp.an, plots, &rp.plots);
+		rp.plots_rc = plot__all(st, rp.an, plots, &rp.plots);
 	else
 		rp.plots_rc = -ECANCELED;
 	if (rp.plots.failed)

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The bisection database: see bisect.h for its tables. */
-#include "bisect.h"
+/* The bisection database: see bisect-db.h for its tables. */
+#include "bisect-db.h"
+#include "sql.h"
 #include "util.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,36 +79,18 @@ void bisect_db__closep(struct bisect_db **db)
 	*db = NULL;
 }
 
-/* Prepare sql, or -EIO. */
+/* Prepare sql, or -EIO (the message stays in the handle: bisect_db__errmsg). */
 static int prep(struct bisect_db *db, const char *sql, sqlite3_stmt **ret)
 {
-	return sqlite3_prepare_v2(db->db, sql, -1, ret, NULL) == SQLITE_OK ? 0 : -EIO;
-}
-
-static void bind_text(sqlite3_stmt *s, int i, const char *v)
-{
-	if (v)
-		sqlite3_bind_text(s, i, v, -1, SQLITE_TRANSIENT);
-	else
-		sqlite3_bind_null(s, i);
-}
-
-static void bind_real(sqlite3_stmt *s, int i, double v)
-{
-	if (isfinite(v))
-		sqlite3_bind_double(s, i, v);
-	else
-		sqlite3_bind_null(s, i);
+	return sql_prepare(db->db, sql, ret, NULL, 0) == 0 ? 0 : -EIO;
 }
 
 /* Step a statement that returns no row, and finalize it. */
 static int done(struct bisect_db *db, sqlite3_stmt *s)
 {
-	int rc = sqlite3_step(s);
+	_cleanup_stmt_ sqlite3_stmt *q = s;
 
-	sqlite3_finalize(s);
-	(void)db;
-	return rc == SQLITE_DONE ? 0 : -EIO;
+	return sql_step_done(db->db, q, NULL, 0) == 0 ? 0 : -EIO;
 }
 
 int bisect_db__param_set(struct bisect_db *db, const char *key, const char *value)
@@ -117,8 +99,8 @@ int bisect_db__param_set(struct bisect_db *db, const char *key, const char *valu
 
 	if (prep(db, "INSERT OR REPLACE INTO bisect_param (key, value) VALUES (?, ?)", &s) < 0)
 		return -EIO;
-	bind_text(s, 1, key);
-	bind_text(s, 2, value ? value : "");
+	sql_bind_text(s, 1, key);
+	sql_bind_text(s, 2, value ? value : "");
 	return done(db, s);
 }
 
@@ -129,7 +111,7 @@ int bisect_db__param_get(struct bisect_db *db, const char *key, char **ret)
 
 	if (prep(db, "SELECT value FROM bisect_param WHERE key = ?", &s) < 0)
 		return -EIO;
-	bind_text(s, 1, key);
+	sql_bind_text(s, 1, key);
 	rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW)
 		*ret = xstrdup((const char *)sqlite3_column_text(s, 0));
@@ -147,9 +129,9 @@ int bisect_db__step_begin(struct bisect_db *db, const char *role, const char *co
 		     "((SELECT COALESCE(MAX(ord), 0) + 1 FROM bisect_step), ?, ?, ?) "
 		     "RETURNING id, ord", &s) < 0)
 		return -EIO;
-	bind_text(s, 1, role);
-	bind_text(s, 2, commit);
-	bind_text(s, 3, subject);
+	sql_bind_text(s, 1, role);
+	sql_bind_text(s, 2, commit);
+	sql_bind_text(s, 3, subject);
 	rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW) {
 		*ret_id = sqlite3_column_int64(s, 0);
@@ -208,29 +190,29 @@ int bisect_db__step_finish(struct bisect_db *db, const struct bisect_step *st)
 		     " good_mean = ?, change = ?, ci_lo = ?, ci_hi = ?, threshold = ?, decision = ?,"
 		     " reason = ? WHERE id = ?", &s) < 0)
 		return -EIO;
-	bind_text(s, 1, st->build_key);
-	bind_text(s, 2, st->campaigns);
+	sql_bind_text(s, 1, st->build_key);
+	sql_bind_text(s, 2, st->campaigns);
 	sqlite3_bind_int64(s, 3, (int64_t)st->n);
-	bind_text(s, 4, vals);
-	bind_text(s, 5, good);
+	sql_bind_text(s, 4, vals);
+	sql_bind_text(s, 5, good);
 	if (st->j) {
-		bind_real(s, 6, st->j->mean);
-		bind_real(s, 7, st->j->mean_good);
-		bind_real(s, 8, st->j->worse);
-		bind_real(s, 9, st->j->lo);
-		bind_real(s, 10, st->j->hi);
+		sql_bind_real(s, 6, st->j->mean);
+		sql_bind_real(s, 7, st->j->mean_good);
+		sql_bind_real(s, 8, st->j->worse);
+		sql_bind_real(s, 9, st->j->lo);
+		sql_bind_real(s, 10, st->j->hi);
 	} else {
 		double m = 0;
 
 		for (size_t i = 0; i < st->n; i++)
 			m += st->vals[i];
-		bind_real(s, 6, st->n ? m / (double)st->n : NAN);
+		sql_bind_real(s, 6, st->n ? m / (double)st->n : NAN);
 		for (int i = 7; i <= 10; i++)
 			sqlite3_bind_null(s, i);
 	}
-	bind_real(s, 11, st->threshold);
-	bind_text(s, 12, st->decision);
-	bind_text(s, 13, st->reason);
+	sql_bind_real(s, 11, st->threshold);
+	sql_bind_text(s, 12, st->decision);
+	sql_bind_text(s, 13, st->reason);
 	sqlite3_bind_int64(s, 14, st->id);
 	rc = done(db, s);
 	if (rc == 0 && sqlite3_changes(db->db) != 1)

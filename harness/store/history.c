@@ -33,11 +33,11 @@
 #include "history.h"
 #include "kernel.h"
 #include "plan.h"
+#include "sql.h"
 #include "store.h"
 #include "util.h"
 
 #include <math.h>
-#include <sqlite3.h>
 #include <string.h>
 #include <time.h>
 
@@ -92,12 +92,6 @@ struct history {
 	char errmsg[512];
 };
 
-static void stmt_finalizep(sqlite3_stmt **s)
-{
-	sqlite3_finalize(*s);
-}
-#define _cleanup_stmt_ _cleanup_(stmt_finalizep)
-
 static int fail(struct history *h, const char *what)
 {
 	snprintf(h->errmsg, sizeof(h->errmsg), "%.160s: %.300s", what, sqlite3_errmsg(h->db));
@@ -106,27 +100,18 @@ static int fail(struct history *h, const char *what)
 
 static int exec(struct history *h, const char *sql)
 {
-	return sqlite3_exec(h->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : fail(h, sql);
+	return sql_exec(h->db, sql, NULL, 0) == 0 ? 0 : fail(h, sql);
 }
 
 static int prep(struct history *h, const char *sql, sqlite3_stmt **ret)
 {
-	return sqlite3_prepare_v2(h->db, sql, -1, ret, NULL) == SQLITE_OK ? 0 : fail(h, sql);
+	return sql_prepare(h->db, sql, ret, NULL, 0) == 0 ? 0 : fail(h, sql);
 }
 
+/* Step a statement that returns no row, then reset it. */
 static int done(struct history *h, sqlite3_stmt *s)
 {
-	int rc = sqlite3_step(s);
-
-	sqlite3_reset(s);
-	return rc == SQLITE_DONE ? 0 : fail(h, sqlite3_sql(s));
-}
-
-static const char *col(sqlite3_stmt *q, int i)
-{
-	const char *s = (const char *)sqlite3_column_text(q, i);
-
-	return s ? s : "";
+	return sql_step_done(h->db, s, NULL, 0) == 0 ? 0 : fail(h, sqlite3_sql(s));
 }
 
 static int history_open(struct history *h, const char *path);
@@ -202,11 +187,6 @@ const char *history__errmsg(struct history *h)
 	return h->errmsg[0] ? h->errmsg : "no error";
 }
 
-struct sqlite3 *history__db(struct history *h)
-{
-	return h->db;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -264,10 +244,10 @@ static int acc_flush(struct history *h, sqlite3_stmt *ins, struct acc *a)
 		return 0;
 	}
 	hist_summarize(a->x, a->n, &s);
-	sqlite3_bind_text(ins, 2, a->variant, -1, SQLITE_STATIC);
-	sqlite3_bind_text(ins, 3, a->metric, -1, SQLITE_STATIC);
-	sqlite3_bind_text(ins, 4, a->unit, -1, SQLITE_STATIC);
-	sqlite3_bind_text(ins, 5, a->better, -1, SQLITE_STATIC);
+	sql_bind_text(ins, 2, a->variant);
+	sql_bind_text(ins, 3, a->metric);
+	sql_bind_text(ins, 4, a->unit);
+	sql_bind_text(ins, 5, a->better);
 	sqlite3_bind_int(ins, 6, a->key);
 	sqlite3_bind_int64(ins, 7, (int64_t)s.n);
 	sqlite3_bind_double(ins, 8, s.mean);
@@ -355,7 +335,8 @@ static int summaries_write(struct history *h, int64_t night)
 		while ((rc = sqlite3_step(q)) == SQLITE_ROW && r == 0) {
 			if (sqlite3_column_type(q, 4) == SQLITE_NULL)
 				continue;
-			r = acc_add(h, ins, &a, col(q, 0), col(q, 1), col(q, 2), col(q, 3),
+			r = acc_add(h, ins, &a, sql_col_text(q, 0), sql_col_text(q, 1),
+				    sql_col_text(q, 2), sql_col_text(q, 3),
 				    sqlite3_column_double(q, 4));
 			/* counters are context, not the plotted key metrics */
 			if (i == 1)
@@ -412,7 +393,7 @@ int history__append(struct history *h, struct store *st, const char *db_path,
 	r = prep(h, "ATTACH DATABASE ? AS src", &att);
 	if (r < 0)
 		return r;
-	sqlite3_bind_text(att, 1, db_path, -1, SQLITE_STATIC);
+	sql_bind_text(att, 1, db_path);
 	r = done(h, att);
 	if (r < 0)
 		return r;
@@ -423,7 +404,7 @@ int history__append(struct history *h, struct store *st, const char *db_path,
 	r = prep(h, "DELETE FROM night WHERE campaign = ? RETURNING pinned", &del);
 	if (r < 0)
 		goto rollback;
-	sqlite3_bind_text(del, 1, campaign, -1, SQLITE_STATIC);
+	sql_bind_text(del, 1, campaign);
 	while ((rc = sqlite3_step(del)) == SQLITE_ROW)
 		pinned = sqlite3_column_int(del, 0);
 	if (rc != SQLITE_DONE) {
@@ -436,14 +417,14 @@ int history__append(struct history *h, struct store *st, const char *db_path,
 		 &ins);
 	if (r < 0)
 		goto rollback;
-	sqlite3_bind_text(ins, 1, campaign, -1, SQLITE_STATIC);
-	sqlite3_bind_text(ins, 2, plan, -1, SQLITE_STATIC);
-	sqlite3_bind_text(ins, 3, sha, -1, SQLITE_STATIC);
+	sql_bind_text(ins, 1, campaign);
+	sql_bind_text(ins, 2, plan);
+	sql_bind_text(ins, 3, sha);
 	sqlite3_bind_int64(ins, 4, started);
 	sqlite3_bind_int64(ins, 5, now_real_ns() / 1000000000);
-	sqlite3_bind_text(ins, 6, host, -1, SQLITE_STATIC);
-	sqlite3_bind_text(ins, 7, abs ? abs : db_path, -1, SQLITE_STATIC);
-	sqlite3_bind_text(ins, 8, version, -1, SQLITE_STATIC);
+	sql_bind_text(ins, 6, host);
+	sql_bind_text(ins, 7, abs ? abs : db_path);
+	sql_bind_text(ins, 8, version);
 	sqlite3_bind_int(ins, 9, pinned);
 	r = done(h, ins);
 	if (r < 0)
@@ -492,7 +473,7 @@ static int night_by(struct history *h, const char *sql, const char *text, int64_
 	if (r < 0)
 		return r;
 	if (text)
-		sqlite3_bind_text(q, 1, text, -1, SQLITE_STATIC);
+		sql_bind_text(q, 1, text);
 	rc = sqlite3_step(q);
 	if (rc == SQLITE_DONE)
 		return -ENOENT;
@@ -524,7 +505,7 @@ int history__night_plan(struct history *h, int64_t night, char **ret_plan)
 	sqlite3_bind_int64(q, 1, night);
 	if (sqlite3_step(q) != SQLITE_ROW)
 		return -ENOENT;
-	*ret_plan = xstrdup(col(q, 0));
+	*ret_plan = xstrdup(sql_col_text(q, 0));
 	return 0;
 }
 
@@ -612,8 +593,8 @@ static void night_line(struct history *h, FILE *out, const char *label, int64_t 
 	sqlite3_bind_int64(q, 1, night);
 	if (sqlite3_step(q) == SQLITE_ROW)
 		fprintf(out, "%-9s %s  %s UTC  %d of %d runs completed  host %s\n", label,
-			col(q, 0), col(q, 1), sqlite3_column_int(q, 2), sqlite3_column_int(q, 3),
-			col(q, 4));
+			sql_col_text(q, 0), sql_col_text(q, 1), sqlite3_column_int(q, 2),
+			sqlite3_column_int(q, 3), sql_col_text(q, 4));
 }
 
 /* Kernels that changed since night other, one line per variant. */
@@ -631,7 +612,8 @@ static void kernel_changes(struct history *h, FILE *out, int64_t night, int64_t 
 	sqlite3_bind_int64(q, 1, night);
 	sqlite3_bind_int64(q, 2, other);
 	while (sqlite3_step(q) == SQLITE_ROW)
-		fprintf(out, "kernel    %s: %s (%s: %s)\n", col(q, 0), col(q, 1), label, col(q, 2));
+		fprintf(out, "kernel    %s: %s (%s: %s)\n", sql_col_text(q, 0), sql_col_text(q, 1),
+			label, sql_col_text(q, 2));
 }
 
 int history__compare_print(struct history *h, int64_t night, FILE *out)
@@ -658,7 +640,7 @@ int history__compare_print(struct history *h, int64_t night, FILE *out)
 	r = prep(h, "SELECT id FROM night WHERE plan = ? AND pinned", &q);
 	if (r < 0)
 		return r;
-	sqlite3_bind_text(q, 1, plan, -1, SQLITE_STATIC);
+	sql_bind_text(q, 1, plan);
 	if (sqlite3_step(q) == SQLITE_ROW)
 		pinned = sqlite3_column_int64(q, 0);
 	sqlite3_finalize(TAKE_PTR(q));
@@ -709,8 +691,9 @@ int history__compare_print(struct history *h, int64_t night, FILE *out)
 		fmt_cell(pin, sizeof(pin), q, 11);
 		fmt_change(c1, sizeof(c1), q, 5, 8);
 		fmt_change(c2, sizeof(c2), q, 5, 11);
-		fprintf(out, "%-12s %-40s %-7s %-6s %20s %20s %8s %20s %8s\n", col(q, 0), col(q, 1),
-			col(q, 2), col(q, 3), cur, pre, c1, pin, c2);
+		fprintf(out, "%-12s %-40s %-7s %-6s %20s %20s %8s %20s %8s\n", sql_col_text(q, 0),
+			sql_col_text(q, 1), sql_col_text(q, 2), sql_col_text(q, 3), cur, pre, c1,
+			pin, c2);
 	}
 	if (r != SQLITE_DONE)
 		return fail(h, "summary");
@@ -742,8 +725,122 @@ int history__list_print(struct history *h, FILE *out)
 
 		snprintf(runs, sizeof(runs), "%d/%d", sqlite3_column_int(q, 3),
 			 sqlite3_column_int(q, 4));
-		fprintf(out, "%-16s %-40s %-19s %-9s %s\n", col(q, 0), col(q, 1), col(q, 2), runs,
-			col(q, 5));
+		fprintf(out, "%-16s %-40s %-19s %-9s %s\n", sql_col_text(q, 0), sql_col_text(q, 1),
+			sql_col_text(q, 2), runs, sql_col_text(q, 5));
 	}
 	return r == SQLITE_DONE ? 0 : fail(h, "night");
+}
+
+/* ---- what the trend plots read (history-plot.c) --------------------------- */
+
+int history__pinned_x(struct history *h, const char *plan, int *ret_x)
+{
+	_cleanup_stmt_ sqlite3_stmt *q = NULL;
+	int r;
+
+	r = prep(h,
+		 "SELECT x FROM (SELECT pinned, ROW_NUMBER() OVER (ORDER BY started, id) "
+		 "- 1 AS x FROM night WHERE plan = ?) WHERE pinned",
+		 &q);
+	if (r < 0)
+		return r;
+	sql_bind_text(q, 1, plan);
+	if (sqlite3_step(q) != SQLITE_ROW)
+		return -ENOENT;
+	*ret_x = sqlite3_column_int(q, 0);
+	return 0;
+}
+
+void history_metrics__free(struct history_metric *m, size_t n)
+{
+	for (size_t i = 0; m && i < n; i++) {
+		free(m[i].metric);
+		free(m[i].unit);
+		free(m[i].better);
+	}
+	free(m);
+}
+
+int history__key_metrics(struct history *h, const char *plan, struct history_metric **ret,
+			 size_t *ret_n)
+{
+	_cleanup_stmt_ sqlite3_stmt *q = NULL;
+	struct history_metric *m = NULL;
+	size_t n = 0;
+	int r, rc;
+
+	r = prep(h,
+		 "SELECT s.metric, MAX(s.unit), MAX(s.better) FROM summary s "
+		 "JOIN night n ON n.id = s.night_id WHERE n.plan = ? AND s.key "
+		 "GROUP BY s.metric ORDER BY s.metric",
+		 &q);
+	if (r < 0)
+		return r;
+	sql_bind_text(q, 1, plan);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		m = xrealloc(m, n + 1, sizeof(*m));
+		m[n++] = (struct history_metric){
+			.metric = sql_col_dup(q, 0),
+			.unit = sql_col_dup(q, 1),
+			.better = sql_col_dup(q, 2),
+		};
+	}
+	if (rc != SQLITE_DONE) {
+		history_metrics__free(m, n);
+		return fail(h, "summary");
+	}
+	*ret = m;
+	*ret_n = n;
+	return 0;
+}
+
+void history_points__free(struct history_point *p, size_t n)
+{
+	for (size_t i = 0; p && i < n; i++) {
+		free(p[i].variant);
+		free(p[i].label);
+	}
+	free(p);
+}
+
+int history__trend(struct history *h, const char *plan, const char *metric,
+		   struct history_point **ret, size_t *ret_n)
+{
+	_cleanup_stmt_ sqlite3_stmt *q = NULL;
+	struct history_point *p = NULL;
+	size_t n = 0;
+	int r, rc;
+
+	r = prep(h,
+		 "WITH nights AS (SELECT id, started, ROW_NUMBER() OVER (ORDER BY started, id) - 1 "
+		 "                  AS x FROM night WHERE plan = ?1), "
+		 "     vord AS (SELECT variant, MIN(night_id * 1000 + ord) AS o FROM night_variant "
+		 "              WHERE night_id IN (SELECT id FROM nights) GROUP BY variant) "
+		 "SELECT s.variant, n.x, s.mean, s.sd, "
+		 "  strftime('%m-%d %H:%M', n.started, 'unixepoch') "
+		 "FROM summary s JOIN nights n ON n.id = s.night_id "
+		 "JOIN vord ON vord.variant = s.variant "
+		 "WHERE s.metric = ?2 ORDER BY vord.o, s.variant, n.x",
+		 &q);
+	if (r < 0)
+		return r;
+	sql_bind_text(q, 1, plan);
+	sql_bind_text(q, 2, metric);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		p = xrealloc(p, n + 1, sizeof(*p));
+		p[n++] = (struct history_point){
+			.variant = sql_col_dup(q, 0),
+			.x = sqlite3_column_int(q, 1),
+			.mean = sqlite3_column_double(q, 2),
+			.sd = sql_col_real(q, 3),
+			.label = sql_col_dup(q, 4),
+		};
+	}
+	if (rc != SQLITE_DONE) {
+		history_points__free(p, n);
+		return fail(h, "summary");
+	}
+	*ret = p;
+	*ret_n = n;
+	return 0;
 }

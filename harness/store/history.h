@@ -32,7 +32,6 @@ int history__open(const char *path, struct history **ret, char **ret_err);
 void history__close(struct history *h);
 void history__closep(struct history **h);
 const char *history__errmsg(struct history *h);
-struct sqlite3 *history__db(struct history *h);
 
 /*
  * Append the campaign in st (its database at db_path) as a night; a campaign
@@ -52,6 +51,30 @@ int history__pin(struct history *h, const char *campaign);
 int history__compare_print(struct history *h, int64_t night, FILE *out);
 /* Print the nights, one line each. */
 int history__list_print(struct history *h, FILE *out);
+
+/* What the trend plots read. A plan's key metrics, by name (malloc'd array). */
+struct history_metric {
+	char *metric, *unit, *better;
+};
+int history__key_metrics(struct history *h, const char *plan, struct history_metric **ret,
+			 size_t *ret_n);
+void history_metrics__free(struct history_metric *m, size_t n);
+/* The place (from 0) of the plan's pinned night among its nights by start; -ENOENT if none. */
+int history__pinned_x(struct history *h, const char *plan, int *ret_x);
+/*
+ * A metric's trend: per variant (in the order the nights list them), its
+ * nights in order, x the night's place among the plan's nights, sd NAN when
+ * unknown, label the night's start ("12-31 23:59", UTC).
+ */
+struct history_point {
+	char *variant;
+	int x;
+	double mean, sd;
+	char *label;
+};
+int history__trend(struct history *h, const char *plan, const char *metric,
+		   struct history_point **ret, size_t *ret_n);
+void history_points__free(struct history_point *p, size_t n);
 
 /*
  * Trend plots of a plan's key metrics across its nights: for each,

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "merge.h"
 #include "kernel.h"
-#include "store.h"
+#include "sql.h"
+#include "store-priv.h"
 #include "util.h"
 
 #include <fcntl.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,12 +24,6 @@ struct merge {
 	char *err;
 	struct merge_stats stats;
 };
-
-static void stmt_finalizep(sqlite3_stmt **s)
-{
-	sqlite3_finalize(*s);
-}
-#define _cleanup_stmt_ _cleanup_(stmt_finalizep)
 
 static void input_clear(struct input *in)
 {
@@ -58,13 +52,6 @@ static int failf(struct merge *m, int r, const char *fmt, ...)
 	return r;
 }
 
-static char *col_dup(sqlite3_stmt *q, int i)
-{
-	const char *s = (const char *)sqlite3_column_text(q, i);
-
-	return xstrdup(s ? s : "");
-}
-
 /* A meta value of the database db, or NULL. */
 static char *meta_get(sqlite3 *db, const char *schema, const char *key)
 {
@@ -73,8 +60,8 @@ static char *meta_get(sqlite3 *db, const char *schema, const char *key)
 
 	if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK)
 		return NULL;
-	sqlite3_bind_text(q, 1, key, -1, SQLITE_STATIC);
-	return sqlite3_step(q) == SQLITE_ROW ? col_dup(q, 0) : NULL;
+	sql_bind_text(q, 1, key);
+	return sqlite3_step(q) == SQLITE_ROW ? sql_col_dup(q, 0) : NULL;
 }
 
 /* Read what is compared and recorded from one input, opened read-only. */
@@ -124,7 +111,7 @@ static int input_read(struct merge *m, struct input *in)
 	}
 	while (sqlite3_step(q) == SQLITE_ROW) {
 		in->variants = xrealloc(in->variants, in->nvariants + 1, sizeof(char *));
-		in->variants[in->nvariants++] = col_dup(q, 0);
+		in->variants[in->nvariants++] = sql_col_dup(q, 0);
 	}
 	sqlite3_finalize(TAKE_PTR(q));
 	if (sqlite3_prepare_v2(db, "SELECT COUNT(*) FROM run", -1, &q, NULL) != SQLITE_OK ||
@@ -171,34 +158,26 @@ static int inputs_check(struct merge *m, const struct input *a, const struct inp
 
 static int exec(struct merge *m, const struct input *in, const char *sql)
 {
-	char *e = NULL;
-
-	if (sqlite3_exec(m->db, sql, NULL, NULL, &e) == SQLITE_OK)
+	if (sql_exec(m->db, sql, NULL, 0) == 0)
 		return 0;
-	failf(m, -EIO, "%s: %s: %s", in ? in->path : "merge", e ? e : "?", sql);
-	sqlite3_free(e);
-	return -EIO;
+	return failf(m, -EIO, "%s: %s: %s", in ? in->path : "merge", sqlite3_errmsg(m->db), sql);
 }
 
 static int prep(struct merge *m, const struct input *in, const char *sql, sqlite3_stmt **ret)
 {
-	if (sqlite3_prepare_v2(m->db, sql, -1, ret, NULL) == SQLITE_OK)
+	if (sql_prepare(m->db, sql, ret, NULL, 0) == 0)
 		return 0;
 	return failf(m, -EIO, "%s: %s: %s", in->path, sqlite3_errmsg(m->db), sql);
 }
 
-/* Step a statement that returns no row. */
+/* Step a statement that returns no row, then reset it. */
 static int done(struct merge *m, const struct input *in, sqlite3_stmt *s)
 {
-	int rc = sqlite3_step(s);
-
-	sqlite3_reset(s);
-	if (rc == SQLITE_DONE)
+	if (sql_step_done(m->db, s, NULL, 0) == 0)
 		return 0;
 	return failf(m, -EIO, "%s: %s: %s", in->path, sqlite3_errmsg(m->db), sqlite3_sql(s));
 }
 
-/* How finished a run is: the higher wins a duplicate. */
 static int status_rank(const char *status)
 {
 	if (!strcmp(status, RUN_COMPLETED))
@@ -496,7 +475,7 @@ static int attach(struct merge *m, const struct input *in)
 	r = prep(m, in, "ATTACH DATABASE ? AS src", &a);
 	if (r < 0)
 		return r;
-	sqlite3_bind_text(a, 1, in->path, -1, SQLITE_STATIC);
+	sql_bind_text(a, 1, in->path);
 	return done(m, in, a);
 }
 
@@ -519,8 +498,8 @@ static int meta_set(struct merge *m, const char *key, const char *value)
 	if (sqlite3_prepare_v2(m->db, "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", -1,
 			       &s, NULL) != SQLITE_OK)
 		return failf(m, -EIO, "meta: %s", sqlite3_errmsg(m->db));
-	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 2, value, -1, SQLITE_STATIC);
+	sql_bind_text(s, 1, key);
+	sql_bind_text(s, 2, value);
 	if (sqlite3_step(s) != SQLITE_DONE)
 		return failf(m, -EIO, "meta: %s", sqlite3_errmsg(m->db));
 	return 0;
@@ -646,7 +625,7 @@ int merge__run(const char *out, const char *const *paths, size_t n, struct merge
 		failf(&m, r, "%s: cannot create: %s", tmp, strerror(-r));
 		goto out;
 	}
-	m.db = store__db(st);
+	m.db = store__sqlite(st);
 	version = (int)count(&m, "PRAGMA user_version");
 	for (size_t i = 0; i < n && r == 0; i++)
 		if (in[i].version != version)

@@ -329,26 +329,19 @@ static int fail(struct store *st, int rc, const char *what)
 	return sql_errno(rc);
 }
 
-/* Step a statement that returns no row, then reset it. */
+/* Step a statement that returns no row, then reset it (sql.h); a failure is recorded. */
 static int step_done(struct store *st, sqlite3_stmt *s, const char *what)
 {
-	int rc = sqlite3_step(s);
-
-	if (rc != SQLITE_DONE) {
-		int r = fail(st, sqlite3_extended_errcode(st->db), what);
-
-		sqlite3_reset(s);
-		return r;
-	}
-	sqlite3_reset(s);
-	return 0;
+	if (sql_step_done(st->db, s, NULL, 0) == 0)
+		return 0;
+	return fail(st, sqlite3_extended_errcode(st->db), what);
 }
 
 static int exec(struct store *st, const char *sql, const char *what)
 {
-	int rc = sqlite3_exec(st->db, sql, NULL, NULL, NULL);
-
-	return rc == SQLITE_OK ? 0 : fail(st, rc, what);
+	if (sql_exec(st->db, sql, NULL, 0) == 0)
+		return 0;
+	return fail(st, sqlite3_extended_errcode(st->db), what);
 }
 
 static int tx_begin(struct store *st)
@@ -606,9 +599,9 @@ const struct store_stats *store__stats(const struct store *st)
 /* Prepare a one-off statement (campaign-level writes are rare). */
 static int prepare(struct store *st, const char *sql, sqlite3_stmt **ret)
 {
-	int rc = sqlite3_prepare_v2(st->db, sql, -1, ret, NULL);
-
-	return rc == SQLITE_OK ? 0 : fail(st, rc, sql);
+	if (sql_prepare(st->db, sql, ret, NULL, 0) == 0)
+		return 0;
+	return fail(st, sqlite3_extended_errcode(st->db), sql);
 }
 
 int store__meta_set(struct store *st, const char *key, const char *value)

@@ -24,6 +24,7 @@ struct fixture {
 	char dir[64];
 	char *path;
 	struct store *st;
+	sqlite3 *ro; /* the test's own read-only connection (view()) */
 };
 
 static int setup(void **state)
@@ -45,6 +46,7 @@ static int teardown(void **state)
 	struct fixture *f = *state;
 	char *p;
 
+	sqlite3_close(f->ro);
 	store__close(f->st);
 	p = xasprintf("rm -rf '%s'", f->dir);
 	if (system(p) != 0)
@@ -95,6 +97,24 @@ static void assert_q_text(sqlite3 *db, const char *sql, const char *want)
 	free(got);
 }
 
+/* A read-only connection of the test's own to the file, once the store committed its batch. */
+static sqlite3 *ro_open(const char *path)
+{
+	sqlite3 *db = NULL;
+
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+		fail_msg("open '%s' read-only: %s", path, db ? sqlite3_errmsg(db) : "no memory");
+	return db;
+}
+
+static sqlite3 *view(struct fixture *f)
+{
+	assert_int_equal(store__commit(f->st), 0);
+	if (!f->ro)
+		f->ro = ro_open(f->path);
+	return f->ro;
+}
+
 static int64_t add_run(struct store *st)
 {
 	int64_t vid = 0, rid = 0;
@@ -107,20 +127,19 @@ static int64_t add_run(struct store *st)
 static void test_schema(void **state)
 {
 	struct fixture *f = *state;
-	sqlite3 *db = store__db(f->st);
 
-	assert_q_text(db,
+	assert_q_text(view(f),
 		      "SELECT group_concat(name, ',') FROM (SELECT name FROM sqlite_schema "
 		      "WHERE type IN ('table', 'view') ORDER BY name)",
 		      "event,log,lru_gen,meta,metric,result,run,run_prov,sample,scope,v_delta,"
 		      "v_run,v_value,value,variant");
-	assert_int_equal(q_int(db, "PRAGMA user_version"), 1);
-	assert_q_text(db, "PRAGMA journal_mode", "wal");
-	assert_int_equal(q_int(db, "PRAGMA foreign_keys"), 1);
-	assert_int_equal(q_int(db, "PRAGMA synchronous"), 1); /* NORMAL */
-	assert_q_text(db, "SELECT value FROM meta WHERE key = 'schema.version'", "1");
-	assert_q_text(db, "PRAGMA integrity_check", "ok");
-	assert_q_text(db, "PRAGMA foreign_key_check", "(none)");
+	assert_int_equal(q_int(view(f), "PRAGMA user_version"), 1);
+	assert_q_text(view(f), "PRAGMA journal_mode", "wal");
+	/* foreign_keys and synchronous belong to the store's own connection, not the file:
+	 * foreign keys are seen at work in test_runs (a run of no variant is refused) */
+	assert_q_text(view(f), "SELECT value FROM meta WHERE key = 'schema.version'", "1");
+	assert_q_text(view(f), "PRAGMA integrity_check", "ok");
+	assert_q_text(view(f), "PRAGMA foreign_key_check", "(none)");
 }
 
 static void test_reopen_and_version(void **state)
@@ -140,10 +159,10 @@ static void test_reopen_and_version(void **state)
 	assert_int_equal(store__open(f->path, &f->st), 0);
 	assert_int_equal(store__metric_id(f->st, "vmstat:pgfault", &id2), 0);
 	assert_int_equal(id1, id2);
-	assert_int_equal(q_int(store__db(f->st), "SELECT v FROM value"), 5);
+	assert_int_equal(q_int(view(f), "SELECT v FROM value"), 5);
 	assert_int_equal(store__value(f->st, rid, 0, "vmstat:pgmajfault", "-", 6), 0);
 	assert_int_equal(store__commit(f->st), 0);
-	assert_int_equal(q_int(store__db(f->st), "SELECT COUNT(*) FROM metric"), 2);
+	assert_int_equal(q_int(view(f), "SELECT COUNT(*) FROM metric"), 2);
 
 	/* a file from a future lrubench is refused, untouched */
 	store__close(f->st);
@@ -264,7 +283,6 @@ static void test_open_readonly_dir(void **state)
 static void test_runs(void **state)
 {
 	struct fixture *f = *state;
-	sqlite3 *db = store__db(f->st);
 	int64_t v1 = 0, v2 = 0, again = 0, r1 = 0, r2 = 0;
 
 	assert_int_equal(store__variant_add(f->st, "classic", "debian-6.1", "classic", "", &v1), 0);
@@ -284,36 +302,36 @@ static void test_runs(void **state)
 
 	assert_int_equal(store__run_add(f->st, v1, 0, 0, UINT64_MAX, &r1), 0);
 	assert_int_equal(store__run_add(f->st, v2, 0, 1, 7, &r2), 0);
-	assert_int_equal((uint64_t)q_int(db, "SELECT seed FROM run WHERE ord = 0"), UINT64_MAX);
-	assert_q_text(db, "SELECT status FROM run WHERE ord = 1", "pending");
+	assert_int_equal((uint64_t)q_int(view(f), "SELECT seed FROM run WHERE ord = 0"), UINT64_MAX);
+	assert_q_text(view(f), "SELECT status FROM run WHERE ord = 1", "pending");
 	/* a run of no variant breaks a foreign key */
 	assert_int_equal(store__run_add(f->st, 999, 0, 2, 1, &again), -EINVAL);
 
 	assert_int_equal(store__run_prov(f->st, r1, "kernel.sha256", "ab12"), 0);
 	assert_int_equal(store__run_prov(f->st, r1, "accel", "tcg"), 0);
 	assert_int_equal(store__run_prov(f->st, r1, "accel", "kvm"), 0);
-	assert_q_text(db, "SELECT group_concat(key || '=' || value, ' ') FROM run_prov",
+	assert_q_text(view(f), "SELECT group_concat(key || '=' || value, ' ') FROM run_prov",
 		      "accel=kvm kernel.sha256=ab12");
 
 	assert_int_equal(store__run_start(f->st, r1, 1000), 0);
-	assert_q_text(db, "SELECT status || ',' || started_ns FROM run WHERE ord = 0",
+	assert_q_text(view(f), "SELECT status || ',' || started_ns FROM run WHERE ord = 0",
 		      "running,1000");
 	assert_int_equal(store__run_finish(f->st, r1, RUN_FAILED_KERNEL, "panic at 3.2 s", 5000),
 			 0);
-	assert_q_text(db,
+	assert_q_text(view(f),
 		      "SELECT status || ',' || reason || ',' || ended_ns FROM run WHERE ord = 0",
 		      "failed-kernel,panic at 3.2 s,5000");
 	assert_int_equal(store__run_finish(f->st, r2, RUN_COMPLETED, NULL, 1), 0);
-	assert_q_text(db, "SELECT quote(reason) FROM run WHERE ord = 1", "NULL");
+	assert_q_text(view(f), "SELECT quote(reason) FROM run WHERE ord = 1", "NULL");
 	assert_int_equal(store__run_finish(f->st, r2, "exploded", NULL, 1), -EINVAL);
 	assert_int_equal(store__run_finish(f->st, 12345, RUN_COMPLETED, NULL, 1), -ENOENT);
-	assert_q_text(db, "SELECT variant || ',' || wall_s FROM v_run WHERE run_id = 1",
+	assert_q_text(view(f), "SELECT variant || ',' || wall_s FROM v_run WHERE run_id = 1",
 		      "classic,4.0e-06");
 
 	assert_int_equal(store__event(f->st, r1, 123, "oom", "killed wl (pid 42)"), 0);
 	assert_int_equal(store__event(f->st, r1, 124, "boot", ""), 0);
 	assert_int_equal(store__commit(f->st), 0);
-	assert_q_text(db, "SELECT group_concat(t_ns || ':' || kind || ':' || text, '|') FROM event",
+	assert_q_text(view(f), "SELECT group_concat(t_ns || ':' || kind || ':' || text, '|') FROM event",
 		      "123:oom:killed wl (pid 42)|124:boot:");
 	assert_true(store__stats(f->st)->events == 2);
 }
@@ -321,13 +339,12 @@ static void test_runs(void **state)
 static void test_log(void **state)
 {
 	struct fixture *f = *state;
-	sqlite3 *db = store__db(f->st);
 	int64_t rid = add_run(f->st);
 	static const char raw[] = "[    0.0] Linux\0version\xff\xfe\n";
 	sqlite3_stmt *s = NULL;
 
 	assert_int_equal(store__log(f->st, rid, "console", raw, sizeof(raw) - 1), 0);
-	assert_int_equal(sqlite3_prepare_v2(db, "SELECT text FROM log WHERE name = 'console'", -1,
+	assert_int_equal(sqlite3_prepare_v2(view(f), "SELECT text FROM log WHERE name = 'console'", -1,
 					    &s, NULL),
 			 SQLITE_OK);
 	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
@@ -337,15 +354,14 @@ static void test_log(void **state)
 	/* stored whole again: replaced, not doubled */
 	assert_int_equal(store__log(f->st, rid, "console", "short", 5), 0);
 	assert_int_equal(store__log(f->st, rid, "empty", NULL, 0), 0);
-	assert_int_equal(q_int(db, "SELECT COUNT(*) FROM log"), 2);
-	assert_q_text(db, "SELECT CAST(text AS TEXT) FROM log WHERE name = 'console'", "short");
-	assert_int_equal(q_int(db, "SELECT length(text) FROM log WHERE name = 'empty'"), 0);
+	assert_int_equal(q_int(view(f), "SELECT COUNT(*) FROM log"), 2);
+	assert_q_text(view(f), "SELECT CAST(text AS TEXT) FROM log WHERE name = 'console'", "short");
+	assert_int_equal(q_int(view(f), "SELECT length(text) FROM log WHERE name = 'empty'"), 0);
 }
 
 static void test_values_round_trip(void **state)
 {
 	struct fixture *f = *state;
-	sqlite3 *db = store__db(f->st);
 	int64_t rid = add_run(f->st);
 	static const int64_t vals[] = { INT64_MIN, INT64_MIN + 1, -1, 0, 1, INT64_MAX - 1,
 					INT64_MAX };
@@ -367,21 +383,21 @@ static void test_values_round_trip(void **state)
 				      "scope = 's%zu'",
 				      i);
 
-		assert_true(q_int(db, sql) == vals[i]);
+		assert_true(q_int(view(f), sql) == vals[i]);
 		free(sql);
 	}
-	assert_q_text(db,
+	assert_q_text(view(f),
 		      "SELECT name || '|' || source || '|' || unit || '|' || kind || '|' || better "
 		      "FROM metric WHERE name = 'vmstat:pgscan_anon'",
 		      "vmstat:pgscan_anon|vmstat|pages|counter|none");
-	assert_q_text(db,
+	assert_q_text(view(f),
 		      "SELECT source || '|' || unit || '|' || kind FROM metric "
 		      "WHERE name = 'memory.stat:anon'",
 		      "memory.stat|bytes|gauge");
-	assert_q_text(db, "SELECT scope || '=' || v || ',' || complete || ',' || t_ns FROM v_value "
+	assert_q_text(view(f), "SELECT scope || '=' || v || ',' || complete || ',' || t_ns FROM v_value "
 			  "WHERE metric = 'memory.stat:anon'",
 		      "wl=4096,1,1000000000");
-	assert_int_equal(q_int(db, "SELECT COUNT(*) FROM scope"), 9);
+	assert_int_equal(q_int(view(f), "SELECT COUNT(*) FROM scope"), 9);
 	assert_true(store__stats(f->st)->values == 9);
 	/* a name without a source is refused */
 	assert_int_equal(store__value(f->st, rid, 0, "pgscan_anon", "-", 1), -EINVAL);
@@ -393,7 +409,6 @@ static void test_values_round_trip(void **state)
 static void test_lru_gen_and_results(void **state)
 {
 	struct fixture *f = *state;
-	sqlite3 *db = store__db(f->st);
 	int64_t rid = add_run(f->st);
 
 	assert_int_equal(store__sample_begin(f->st, rid, 3, 10), 0);
@@ -407,11 +422,11 @@ static void test_lru_gen_and_results(void **state)
 	assert_int_equal(store__result(f->st, rid, "wl", "bad", 1, "ms", "sideways"), -EINVAL);
 	assert_int_equal(store__result(f->st, rid, "wl", "bad", NAN, "ms", "none"), -EINVAL);
 	assert_int_equal(store__commit(f->st), 0);
-	assert_q_text(db,
+	assert_q_text(view(f),
 		      "SELECT group_concat(memcg_path || ',' || gen || ',' || age_ms || ',' || "
 		      "anon || ',' || file, '|') FROM lru_gen",
 		      "/wl,7,1500,2048,4096|/wl,8,20,-1,9223372036854775807");
-	assert_q_text(db, "SELECT group_concat(key || '=' || value || unit || better, '|') FROM "
+	assert_q_text(view(f), "SELECT group_concat(key || '=' || value || unit || better, '|') FROM "
 			  "(SELECT * FROM result ORDER BY workload, rowid)",
 		      "ops_per_s=1234.5ops/shigher|p99=-0.002mslower");
 	assert_true(store__stats(f->st)->dup_gens == 1);
@@ -422,7 +437,6 @@ static void test_lru_gen_and_results(void **state)
 static void test_duplicates(void **state)
 {
 	struct fixture *f = *state;
-	sqlite3 *db = store__db(f->st);
 	int64_t rid = add_run(f->st);
 
 	assert_int_equal(store__sample_begin(f->st, rid, 0, 10), 0);
@@ -436,9 +450,9 @@ static void test_duplicates(void **state)
 	assert_true(store__stats(f->st)->values == 2);
 	assert_true(store__stats(f->st)->dup_samples == 1);
 	assert_true(store__stats(f->st)->batches_lost == 0);
-	assert_q_text(db, "SELECT group_concat(metric || '=' || v, ',') FROM v_value",
+	assert_q_text(view(f), "SELECT group_concat(metric || '=' || v, ',') FROM v_value",
 		      "vmstat:pgfault=1,vmstat:pgmajfault=3");
-	assert_int_equal(q_int(db, "SELECT t_ns FROM sample"), 10);
+	assert_int_equal(q_int(view(f), "SELECT t_ns FROM sample"), 10);
 }
 
 static void test_batch_commit(void **state)
@@ -480,7 +494,6 @@ static void test_batch_commit(void **state)
 static void test_views(void **state)
 {
 	struct fixture *f = *state;
-	sqlite3 *db = store__db(f->st);
 	int64_t rid = add_run(f->st);
 	static const int64_t series[] = { 100, 150, 150, 20, 50 }; /* a reset at seq 3 */
 
@@ -491,13 +504,13 @@ static void test_views(void **state)
 		assert_int_equal(store__sample_end(f->st, rid, s, s != 4), 0);
 	}
 	assert_int_equal(store__commit(f->st), 0);
-	assert_q_text(db, "SELECT group_concat(quote(delta), ',') FROM (SELECT delta FROM v_delta "
+	assert_q_text(view(f), "SELECT group_concat(quote(delta), ',') FROM (SELECT delta FROM v_delta "
 			  "WHERE metric = 'vmstat:pgfault' ORDER BY seq)",
 		      "NULL,50,0,NULL,30");
 	/* gauges have no delta */
 	assert_int_equal(
-		q_int(db, "SELECT COUNT(*) FROM v_delta WHERE metric = 'vmstat:nr_free_pages'"), 0);
-	assert_q_text(db, "SELECT samples || ',' || incomplete FROM v_run", "5,1");
+		q_int(view(f), "SELECT COUNT(*) FROM v_delta WHERE metric = 'vmstat:nr_free_pages'"), 0);
+	assert_q_text(view(f), "SELECT samples || ',' || incomplete FROM v_run", "5,1");
 }
 
 static void test_name_limit(void **state)
@@ -516,7 +529,7 @@ static void test_name_limit(void **state)
 	/* names already seen still work */
 	assert_int_equal(store__value(f->st, rid, 0, "vmstat:k5", "s2", 1), 0);
 	assert_int_equal(store__commit(f->st), 0);
-	assert_int_equal(q_int(store__db(f->st), "SELECT COUNT(*) FROM metric"), 65536);
+	assert_int_equal(q_int(view(f), "SELECT COUNT(*) FROM metric"), 65536);
 }
 
 /* A writer killed in the middle of a batch leaves a sound file with the committed batches. */
@@ -554,10 +567,15 @@ static void test_crash_mid_batch(void **state)
 	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 
 	assert_int_equal(store__open(path, &st), 0);
-	assert_q_text(store__db(st), "PRAGMA integrity_check", "ok");
-	assert_q_text(store__db(st), "PRAGMA foreign_key_check", "(none)");
-	assert_int_equal(q_int(store__db(st), "SELECT COUNT(*) FROM value"), 3999);
-	assert_int_equal(q_int(store__db(st), "SELECT MAX(v) FROM value"), 3998);
+	{
+		sqlite3 *db = ro_open(path);
+
+		assert_q_text(db, "PRAGMA integrity_check", "ok");
+		assert_q_text(db, "PRAGMA foreign_key_check", "(none)");
+		assert_int_equal(q_int(db, "SELECT COUNT(*) FROM value"), 3999);
+		assert_int_equal(q_int(db, "SELECT MAX(v) FROM value"), 3998);
+		sqlite3_close(db);
+	}
 	/* and it takes new rows */
 	assert_int_equal(store__value(st, 1, 0, "vmstat:after", "-", 1), 0);
 	store__close(st);
