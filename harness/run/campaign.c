@@ -1045,6 +1045,10 @@ static int campaign_execute(struct campaign *c, const char *db)
 		log_err("compare: %s", strerror(-verdict_status));
 		return verdict_status;
 	}
+	/* an A/A campaign's noise figures, stored once it ends; its report quotes them */
+	r = noise__update(c->st);
+	if (r < 0)
+		log_warn("noise figures not stored: %s", strerror(-r));
 	report_dir = xasprintf("%s/%s", c->o->reports_dir, c->name);
 	r = report_write(c->st, db, report_dir);
 	if (r < 0)
