@@ -26,8 +26,8 @@ PLOT_KIND_TABLE(PLOT_KIND_DECLARE)
 #define PLOT_KINDS_MAX 32
 
 static const struct plot_kind *kinds[PLOT_KINDS_MAX] = { PLOT_KIND_TABLE(PLOT_KIND_ROW) };
-static size_t nkinds = sizeof((const struct plot_kind *[]){ PLOT_KIND_TABLE(PLOT_KIND_ROW) }) /
-		       sizeof(const struct plot_kind *);
+#define PLOT_KIND_ONE(NAME) +1
+static size_t nkinds = 0 PLOT_KIND_TABLE(PLOT_KIND_ONE);
 static const char *series[PLOT_KINDS_MAX * 8 + 1];
 
 const struct plot_kind *const *plot__kinds(size_t *ret_n)
