@@ -32,6 +32,24 @@ static const struct report_gens *gens_of(const struct report_run_data *r, const 
 	return NULL;
 }
 
+/* A sample's line: t, then cumulative MiB by rank for anon and for file; the peaks kept. */
+static void sample_line(FILE *f, double t_s, const double *anon, const double *file, double mib,
+			double *peak_a, double *peak_f)
+{
+	double ca = 0, cf = 0;
+
+	fprintf(f, "%.3f", t_s);
+	for (int k = 0; k < NRANKS; k++)
+		fprintf(f, " %.6g", ca += anon[k] * mib);
+	for (int k = 0; k < NRANKS; k++)
+		fprintf(f, " %.6g", cf += file[k] * mib);
+	fprintf(f, "\n");
+	if (ca > *peak_a)
+		*peak_a = ca;
+	if (cf > *peak_f)
+		*peak_f = cf;
+}
+
 /* One line per sample: t, then cumulative MiB by rank for anon and for file. */
 int plot_generations_data(struct plot_ctx *pc, FILE *f, int64_t run, const char *memcg,
 			  double *ret_anon, double *ret_file)
@@ -46,27 +64,13 @@ int plot_generations_data(struct plot_ctx *pc, FILE *f, int64_t run, const char 
 
 	if (!g || g->rc < 0)
 		return -EIO;
-	for (size_t i = 0;; i++) {
-		bool more = i < g->n;
-		const struct store_gen_row *row = more ? &g->rows[i] : NULL;
+	for (size_t i = 0; i < g->n; i++) {
+		const struct store_gen_row *row = &g->rows[i];
 
-		if (!more || row->seq != seq) {
-			if (seq >= 0) {
-				double ca = 0, cf = 0;
-
-				fprintf(f, "%.3f", (double)(t - origin) / 1e9);
-				for (int k = 0; k < NRANKS; k++)
-					fprintf(f, " %.6g", ca += anon[k] * mib);
-				for (int k = 0; k < NRANKS; k++)
-					fprintf(f, " %.6g", cf += file[k] * mib);
-				fprintf(f, "\n");
-				if (ca > peak_a)
-					peak_a = ca;
-				if (cf > peak_f)
-					peak_f = cf;
-			}
-			if (!more)
-				break;
+		if (row->seq != seq) {
+			if (seq >= 0)
+				sample_line(f, (double)(t - origin) / 1e9, anon, file, mib, &peak_a,
+					    &peak_f);
 			seq = row->seq;
 			t = row->t_ns;
 			memset(anon, 0, sizeof(anon));
@@ -80,6 +84,8 @@ int plot_generations_data(struct plot_ctx *pc, FILE *f, int64_t run, const char 
 		anon[rank] += (double)row->anon;
 		file[rank] += (double)row->file;
 	}
+	if (seq >= 0)
+		sample_line(f, (double)(t - origin) / 1e9, anon, file, mib, &peak_a, &peak_f);
 	*ret_anon = peak_a;
 	*ret_file = peak_f;
 	return 0;
