@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+/* The noise floor: computing an A/A campaign's figures (noise.h). */
 #include "noise.h"
 #include "plan.h"
 #include "spending.h"
@@ -8,7 +9,6 @@
 #include "verdict.h"
 
 #include <math.h>
-#include <sqlite3.h>
 #include <string.h>
 
 int noise__plan(struct plan *p, const char *variant, char **ret_err)
@@ -101,112 +101,57 @@ int noise__compute(const struct analysis *an, size_t cand, struct noise **ret)
 	return 0;
 }
 
-static void bind_real(sqlite3_stmt *q, int i, double x)
+/* x as the store gives it back: NULL for a non-finite figure reads NAN, and a REAL that is
+ * integral is kept as an integer (-0.0 comes back 0). */
+static double as_stored(double x)
 {
-	if (isfinite(x))
-		sqlite3_bind_double(q, i, x);
-	else
-		sqlite3_bind_null(q, i);
+	return !isfinite(x) ? NAN : x == 0 ? 0 : x;
 }
 
-int noise__store(struct store *st, const struct noise *nz)
+int noise__aa(const struct analysis *an, struct noise **ret)
 {
-	sqlite3 *db = store__db(st);
-	sqlite3_stmt *q = NULL;
+	_cleanup_(noise__freep) struct noise *nz = NULL;
 	int r;
 
-	r = store__commit(st);
+	if (an->ds->nv != 2)
+		return -ENOENT;
+	r = noise__compute(an, an->ds->base == 0 ? 1 : 0, &nz);
 	if (r < 0)
 		return r;
-	if (sqlite3_exec(db,
-			 "BEGIN IMMEDIATE; DROP TABLE IF EXISTS noise;\n"
-			 "CREATE TABLE noise(\n"
-			 "  label TEXT PRIMARY KEY NOT NULL,\n"
-			 "  n INTEGER NOT NULL,\n"
-			 "  cv REAL,\n"
-			 "  change REAL,\n"
-			 "  mde REAL,\n"
-			 "  source TEXT NOT NULL,\n"
-			 "  blocks INTEGER,\n"
-			 "  pair_sd REAL,\n"
-			 "  mde_paired REAL);",
-			 NULL, NULL, NULL) != SQLITE_OK)
-		return -EIO;
-	if (sqlite3_prepare_v2(db,
-			       "INSERT INTO noise(label, n, cv, change, mde, source, blocks, pair_sd, "
-			       "mde_paired) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-			       -1, &q, NULL) != SQLITE_OK) {
-		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-		return -EIO;
-	}
-	for (size_t i = 0; i < nz->nrows; i++) {
-		const struct noise_row *n = &nz->rows[i];
-
-		sqlite3_reset(q);
-		sqlite3_bind_text(q, 1, n->label, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(q, 2, (int64_t)n->n);
-		bind_real(q, 3, n->cv);
-		bind_real(q, 4, n->change);
-		bind_real(q, 5, n->mde);
-		sqlite3_bind_text(q, 6, nz->source, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(q, 7, (int64_t)n->blocks);
-		bind_real(q, 8, n->pair_sd);
-		bind_real(q, 9, n->mde_paired);
-		if (sqlite3_step(q) != SQLITE_DONE) {
-			sqlite3_finalize(q);
-			sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-			return -EIO;
-		}
-	}
-	sqlite3_finalize(q);
-	return sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK ? 0 : -EIO;
-}
-
-static double col_real(sqlite3_stmt *q, int i)
-{
-	return sqlite3_column_type(q, i) == SQLITE_NULL ? NAN : sqlite3_column_double(q, i);
-}
-
-int noise__load(struct store *st, struct noise **ret)
-{
-	_cleanup_(noise__freep) struct noise *nz = xcalloc(1, sizeof(*nz));
-	sqlite3_stmt *q = NULL;
-
-	if (sqlite3_prepare_v2(store__db(st),
-			       "SELECT label, n, cv, change, mde, source, blocks, pair_sd, mde_paired "
-			       "FROM noise ORDER BY rowid",
-			       -1, &q, NULL) != SQLITE_OK)
-		return -ENOENT; /* no table (or one of an older lrubench): no noise figures */
-	while (sqlite3_step(q) == SQLITE_ROW) {
-		struct noise_row *r;
-
-		nz->rows = xrealloc(nz->rows, nz->nrows + 1, sizeof(*nz->rows));
-		r = &nz->rows[nz->nrows++];
-		r->label = xstrdup((const char *)sqlite3_column_text(q, 0));
-		r->n = (size_t)sqlite3_column_int64(q, 1);
-		r->cv = col_real(q, 2);
-		r->change = col_real(q, 3);
-		r->mde = col_real(q, 4);
-		r->blocks = (size_t)sqlite3_column_int64(q, 6);
-		r->pair_sd = col_real(q, 7);
-		r->mde_paired = col_real(q, 8);
-		if (!nz->source)
-			nz->source = xstrdup((const char *)sqlite3_column_text(q, 5));
-	}
-	sqlite3_finalize(q);
 	if (!nz->nrows)
 		return -ENOENT;
+	for (size_t i = 0; i < nz->nrows; i++) {
+		struct noise_row *n = &nz->rows[i];
+
+		n->cv = as_stored(n->cv);
+		n->change = as_stored(n->change);
+		n->mde = as_stored(n->mde);
+		n->pair_sd = as_stored(n->pair_sd);
+		n->mde_paired = as_stored(n->mde_paired);
+	}
 	*ret = TAKE_PTR(nz);
 	return 0;
 }
 
-int noise__update(struct store *st, const struct analysis *an)
+bool noise__is_aa(struct store *st)
 {
-	_cleanup_(noise__freep) struct noise *nz = NULL;
 	_cleanup_free_ char *variant = NULL;
+
+	return store__meta_get(st, "noise.variant", &variant) == 0;
+}
+
+int noise__update(struct store *st)
+{
+	_cleanup_(analysis__freep) struct analysis *an = NULL;
+	_cleanup_(noise__freep) struct noise *nz = NULL;
 	int r;
 
-	if (store__meta_get(st, "noise.variant", &variant) < 0 || an->ds->nv != 2)
+	if (!noise__is_aa(st))
+		return 0;
+	r = analysis__run(st, NULL, &VERDICT_OPTS_DEFAULT, &an);
+	if (r < 0)
+		return r;
+	if (an->ds->nv != 2)
 		return 0;
 	r = noise__compute(an, an->ds->base == 0 ? 1 : 0, &nz);
 	if (r < 0)
@@ -238,20 +183,4 @@ double noise__mde_paired_at(const struct noise_row *r, size_t blocks, double lev
 		return NAN;
 	/* the non-central t's answer: the shortcut with t quantiles is 14% short at 3 blocks */
 	return stats__paired_mde(blocks, r->pair_sd, level, NOISE_POWER);
-}
-
-void noise__free(struct noise *nz)
-{
-	if (!nz)
-		return;
-	for (size_t i = 0; i < nz->nrows; i++)
-		free(nz->rows[i].label);
-	free(nz->rows);
-	free(nz->source);
-	free(nz);
-}
-
-void noise__freep(struct noise **nz)
-{
-	noise__free(*nz);
 }

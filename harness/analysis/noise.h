@@ -15,12 +15,17 @@
  * what the verdicts' paired rule detects over those blocks at the level of
  * a key metric among 3 key tests at its last look (NOISE_KEY_LEVEL), solved on
  * the non-central t (stats__paired_mde).
- * An A/A campaign stores its own; 'lrubench report DB --noise AA.db' copies
- * them into another campaign's database, whose reports then quote them.
+ * An A/A campaign stores its own when it ends (noise__update); 'lrubench
+ * report DB --noise AA.db' copies them into another campaign's database,
+ * whose reports then quote them. The table and its reading and writing are
+ * the store's (store-noise.h); a report never writes it.
  */
 #ifndef LRUBENCH_NOISE_H
 #define LRUBENCH_NOISE_H
 
+#include "store-noise.h"
+
+#include <stdbool.h>
 #include <stddef.h>
 
 struct analysis;
@@ -37,23 +42,6 @@ struct store;
 double noise__key_level(void);
 #define NOISE_KEY_LEVEL (noise__key_level())
 
-struct noise_row {
-	char *label;
-	size_t n; /* measured runs per side */
-	double cv; /* pooled coefficient of variation */
-	double change; /* observed A/A change, NAN if none */
-	double mde; /* minimum detectable effect at n, relative (Welch, unpaired) */
-	size_t blocks; /* blocks with both sides */
-	double pair_sd; /* sd of the block differences / |mean|, NAN if unknown */
-	double mde_paired; /* the paired rule's, at blocks and NOISE_KEY_LEVEL */
-};
-
-struct noise {
-	char *source; /* the A/A campaign */
-	struct noise_row *rows;
-	size_t nrows;
-};
-
 /*
  * Turn plan into its A/A form: only the named variant (NULL: the baseline),
  * twice, as NAME-a (the baseline) and NAME-b. -ENOENT with *ret_err if the
@@ -63,18 +51,24 @@ int noise__plan(struct plan *p, const char *variant, char **ret_err);
 
 /* The noise figures of an A/A analysis: the baseline against variant cand, its twin. */
 int noise__compute(const struct analysis *an, size_t cand, struct noise **ret);
-/* Replace the store's noise table with nz. */
-int noise__store(struct store *st, const struct noise *nz);
-/* -ENOENT if the store holds no noise figures. */
-int noise__load(struct store *st, struct noise **ret);
-/* If st is an A/A campaign (meta noise.variant), compute and store its figures. */
-int noise__update(struct store *st, const struct analysis *an);
+/*
+ * The figures of an A/A campaign's analysis an (two variants, the twins) as
+ * the store keeps them (noise__store, then noise__load: no rows is -ENOENT,
+ * a non-finite figure NAN); what its report quotes, computed in memory.
+ * -ENOENT when an is not of two variants.
+ */
+int noise__aa(const struct analysis *an, struct noise **ret);
+/* Whether st is an A/A campaign ('lrubench noise': meta noise.variant). */
+bool noise__is_aa(struct store *st);
+/*
+ * When an A/A campaign ends: if st is one, analyse it with the default
+ * options and store its figures (replacing any). 0 when st is not one.
+ */
+int noise__update(struct store *st);
 const struct noise_row *noise__find(const struct noise *nz, const char *label);
 /* The minimum detectable effect of a row at n runs per side (rescaled from its cv). */
 double noise__mde_at(const struct noise_row *r, size_t n);
 /* What the paired rule detects over blocks at the given level (verdict.h): NAN if unknown. */
 double noise__mde_paired_at(const struct noise_row *r, size_t blocks, double level);
-void noise__free(struct noise *nz);
-void noise__freep(struct noise **nz);
 
 #endif

@@ -9,6 +9,7 @@
 #include "cmd-opt.h"
 #include "cmd.h"
 #include "compare.h"
+#include "noise.h"
 #include "paths.h"
 #include "report.h"
 #include "util.h"
@@ -65,6 +66,10 @@ static int campaign_finish(int r, struct campaign_done *d, const struct campaign
 		r = verdict_status;
 		goto out;
 	}
+	/* an A/A campaign's noise figures, stored once it ends; its report quotes them */
+	r = noise__update(d->st);
+	if (r < 0)
+		log_warn("noise figures not stored: %s", strerror(-r));
 	report_dir = xasprintf("%s/%s", o->reports_dir, d->name);
 	r = report_write(d->st, d->db, report_dir);
 	if (r < 0)

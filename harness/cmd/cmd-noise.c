@@ -116,7 +116,7 @@ int cmd_noise(int argc, char **argv)
 	/* a false verdict of the A/A (exit 1) or a failed run (3) still leaves figures */
 	if (r != EXIT_NO_REGRESSION && r != EXIT_REGRESSION && r != EXIT_INCOMPLETE)
 		return r;
-	/* the campaign's report stored the figures (noise__update) */
+	/* the campaign stored the figures when it ended (noise__update) */
 	if (store__open(o.db_path, &st) < 0 || noise__load(st, &nz) < 0) {
 		log_err("%s: no noise figures: too few completed runs?", o.db_path);
 		return 2;

@@ -176,7 +176,7 @@ static int balance_swappiness(struct plot_ctx *pc, const struct share *sh)
 	return plot_render(pc, "balance-swappiness", "", title, body, 1280, 720);
 }
 
-int plot_balance(struct plot_ctx *pc)
+static int render(struct plot_ctx *pc)
 {
 	const struct dataset *ds = pc->an->ds;
 	_cleanup_free_ struct share *sh = xcalloc(ds->nv + 1, sizeof(*sh));
@@ -187,3 +187,10 @@ int plot_balance(struct plot_ctx *pc)
 	balance_swappiness(pc, sh);
 	return 0;
 }
+
+PLOT_KIND(balance) = {
+	.name = "balance",
+	.what = "anon/file share of reclaim per variant, and against swappiness when "
+		"the variants sweep it",
+	.render = render,
+};

@@ -164,7 +164,7 @@ static int bars_group(struct plot_ctx *pc, size_t gi, const char *group)
 			   (int)(170 + nrows * (28 * ds->nv + 34)));
 }
 
-int plot_bars(struct plot_ctx *pc)
+static int render(struct plot_ctx *pc)
 {
 	const struct dataset *ds = pc->an->ds;
 	_cleanup_free_ const char **seen = xcalloc(ds->nrows + 1, sizeof(char *));
@@ -185,3 +185,10 @@ int plot_bars(struct plot_ctx *pc)
 	}
 	return 0;
 }
+
+PLOT_KIND(bars) = {
+	.name = "bars",
+	.what = "per workload (and memcg, system): each metric's mean per variant "
+		"relative to the baseline, with 95% intervals",
+	.render = render,
+};

@@ -8,11 +8,11 @@
  * anything older is added to the oldest band. Nodes are summed.
  */
 #include "escape.h"
-#include "plot-kinds.h"
+#include "plot-generations.h"
 #include "util.h"
 #include "verdict.h"
 
-#include <sqlite3.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define NRANKS PLOT_GENERATIONS
@@ -23,76 +23,69 @@ const char *const plot_generation_name[PLOT_GENERATIONS] = { "youngest", "2nd yo
 							       "3rd youngest",
 					       "oldest" };
 
-static int64_t run_page_size(struct plot_ctx *pc, int64_t run)
+/* The rows of memcg in a loaded run, or NULL. */
+static const struct report_gens *gens_of(const struct report_run_data *r, const char *memcg)
 {
-	sqlite3_stmt *q = NULL;
-	int64_t ps = 4096;
+	for (size_t i = 0; r && i < r->ngens; i++)
+		if (!strcmp(r->gens[i].memcg, memcg))
+			return &r->gens[i];
+	return NULL;
+}
 
-	if (sqlite3_prepare_v2(pc->db,
-			       "SELECT value FROM run_prov WHERE run_id = ? AND "
-			       "key = 'guest.conf.page_size'",
-			       -1, &q, NULL) == SQLITE_OK) {
-		sqlite3_bind_int64(q, 1, run);
-		if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int64(q, 0) > 0)
-			ps = sqlite3_column_int64(q, 0);
-		sqlite3_finalize(q);
-	}
-	return ps;
+/* A sample's line: t, then cumulative MiB by rank for anon and for file; the peaks kept. */
+static void sample_line(FILE *f, double t_s, const double *anon, const double *file, double mib,
+			double *peak_a, double *peak_f)
+{
+	double ca = 0, cf = 0;
+
+	fprintf(f, "%.3f", t_s);
+	for (int k = 0; k < NRANKS; k++)
+		fprintf(f, " %.6g", ca += anon[k] * mib);
+	for (int k = 0; k < NRANKS; k++)
+		fprintf(f, " %.6g", cf += file[k] * mib);
+	fprintf(f, "\n");
+	if (ca > *peak_a)
+		*peak_a = ca;
+	if (cf > *peak_f)
+		*peak_f = cf;
 }
 
 /* One line per sample: t, then cumulative MiB by rank for anon and for file. */
 int plot_generations_data(struct plot_ctx *pc, FILE *f, int64_t run, const char *memcg,
 			  double *ret_anon, double *ret_file)
 {
-	sqlite3_stmt *q = NULL;
+	const struct report_run_data *rd = report_data__run(pc->data, run);
+	const struct report_gens *g = gens_of(rd, memcg);
 	int64_t origin = plot_run_origin(pc, run), seq = -1, t = 0;
-	double mib = (double)run_page_size(pc, run) / (1 << 20), peak_a = 0, peak_f = 0;
+	double mib = (double)(rd ? rd->page_size : 4096) / (1 << 20), peak_a = 0, peak_f = 0;
 	double anon[NRANKS] = { 0 }, file[NRANKS] = { 0 };
 	int rank = 0;
 	int64_t last_gen = -1;
 
-	if (sqlite3_prepare_v2(
-		    pc->db,
-		    "SELECT g.seq, s.t_ns, g.gen, SUM(g.anon), SUM(g.file) FROM lru_gen g "
-		    "JOIN sample s USING(run_id, seq) WHERE g.run_id = ? AND "
-		    "g.memcg_path = ? GROUP BY g.seq, g.gen ORDER BY g.seq, g.gen DESC",
-		    -1, &q, NULL) != SQLITE_OK)
+	if (!g || g->rc < 0)
 		return -EIO;
-	sqlite3_bind_int64(q, 1, run);
-	sqlite3_bind_text(q, 2, memcg, -1, SQLITE_STATIC);
-	for (bool more = true; more;) {
-		more = sqlite3_step(q) == SQLITE_ROW;
-		if (!more || sqlite3_column_int64(q, 0) != seq) {
-			if (seq >= 0) {
-				double ca = 0, cf = 0;
+	for (size_t i = 0; i < g->n; i++) {
+		const struct store_gen_row *row = &g->rows[i];
 
-				fprintf(f, "%.3f", (double)(t - origin) / 1e9);
-				for (int i = 0; i < NRANKS; i++)
-					fprintf(f, " %.6g", ca += anon[i] * mib);
-				for (int i = 0; i < NRANKS; i++)
-					fprintf(f, " %.6g", cf += file[i] * mib);
-				fprintf(f, "\n");
-				if (ca > peak_a)
-					peak_a = ca;
-				if (cf > peak_f)
-					peak_f = cf;
-			}
-			if (!more)
-				break;
-			seq = sqlite3_column_int64(q, 0);
-			t = sqlite3_column_int64(q, 1);
+		if (row->seq != seq) {
+			if (seq >= 0)
+				sample_line(f, (double)(t - origin) / 1e9, anon, file, mib, &peak_a,
+					    &peak_f);
+			seq = row->seq;
+			t = row->t_ns;
 			memset(anon, 0, sizeof(anon));
 			memset(file, 0, sizeof(file));
 			rank = 0;
 			last_gen = -1;
 		}
-		if (last_gen >= 0 && sqlite3_column_int64(q, 2) != last_gen && rank < NRANKS - 1)
+		if (last_gen >= 0 && row->gen != last_gen && rank < NRANKS - 1)
 			rank++;
-		last_gen = sqlite3_column_int64(q, 2);
-		anon[rank] += (double)sqlite3_column_int64(q, 3);
-		file[rank] += (double)sqlite3_column_int64(q, 4);
+		last_gen = row->gen;
+		anon[rank] += (double)row->anon;
+		file[rank] += (double)row->file;
 	}
-	sqlite3_finalize(q);
+	if (seq >= 0)
+		sample_line(f, (double)(t - origin) / 1e9, anon, file, mib, &peak_a, &peak_f);
 	*ret_anon = peak_a;
 	*ret_file = peak_f;
 	return 0;
@@ -155,33 +148,40 @@ static int gen_image(struct plot_ctx *pc, size_t v, int64_t run, const char *mem
 	return plot_render(pc, name, "", title, body, 1280, 860);
 }
 
-int plot_generations(struct plot_ctx *pc)
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int render(struct plot_ctx *pc)
 {
 	const struct dataset *ds = pc->an->ds;
 
 	for (size_t v = 0; v < ds->nv; v++) {
 		for (int ri = 0; ri < ds->v[v].measured; ri++) {
 			int64_t run = ds->v[v].runs[ri];
-			sqlite3_stmt *q = NULL;
-			bool any = false;
+			const struct report_run_data *rd = report_data__run(pc->data, run);
+			_cleanup_free_ const char **memcg = NULL;
 
-			if (sqlite3_prepare_v2(pc->db,
-					       "SELECT DISTINCT memcg_path FROM lru_gen WHERE "
-					       "run_id = ? ORDER BY memcg_path",
-					       -1, &q, NULL) != SQLITE_OK)
+			if (!rd || rd->gens_rc < 0)
 				return -EIO;
-			sqlite3_bind_int64(q, 1, run);
-			while (sqlite3_step(q) == SQLITE_ROW) {
-				_cleanup_free_ char *m =
-					xstrdup((const char *)sqlite3_column_text(q, 0));
-
-				any = true;
-				gen_image(pc, v, run, m);
-			}
-			sqlite3_finalize(q);
-			if (any)
-				break; /* the first run with generations stands for the variant */
+			if (!rd->ngens)
+				continue;
+			memcg = xcalloc(rd->ngens, sizeof(*memcg));
+			for (size_t i = 0; i < rd->ngens; i++)
+				memcg[i] = rd->gens[i].memcg;
+			qsort(memcg, rd->ngens, sizeof(*memcg), by_name);
+			for (size_t i = 0; i < rd->ngens; i++)
+				gen_image(pc, v, run, memcg[i]);
+			break; /* the first run with generations stands for the variant */
 		}
 	}
 	return 0;
 }
+
+PLOT_KIND(generations) = {
+	.name = "generations",
+	.what = "MGLRU: pages per generation over time, stacked, anon and file, "
+		"per memcg",
+	.render = render,
+};

@@ -16,7 +16,7 @@
 #include <math.h>
 #include <string.h>
 
-int plot_heatmap(struct plot_ctx *pc)
+static int render(struct plot_ctx *pc)
 {
 	const struct analysis *an = pc->an;
 	const struct dataset *ds = an->ds;
@@ -126,3 +126,9 @@ int plot_heatmap(struct plot_ctx *pc)
 	return plot_render(pc, "heatmap", "", title, body, (int)(1000 + 280 * ncand),
 			   (int)(260 + 34 * nrows));
 }
+
+PLOT_KIND(heatmap) = {
+	.name = "heatmap",
+	.what = "relative change per metric and candidate, coloured by verdict",
+	.render = render,
+};

@@ -1,21 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Internals shared by plot.c and the plot kinds (plot-NAME.c, one file per
- * kind, each registered by one row in plot.c).
+ * What a plot kind (plot-KIND.c) and the deck draw with: the context of a
+ * rendering and the drawing helpers of plot-render.c. A kind's file ends
+ * with its descriptor,
+ *   PLOT_KIND(NAME) = { .name = "NAME", .what = "...", .render = fn };
+ * and plot.c's table lists NAME once; nothing else names it.
  */
 #ifndef LRUBENCH_PLOT_KINDS_H
 #define LRUBENCH_PLOT_KINDS_H
 
 #include "plot.h"
 #include "dataset.h"
+#include "report-data.h"
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
+/* Define the descriptor of kind NAME (declared here too: no header lists it). */
+#define PLOT_KIND(NAME)                                      \
+	extern const struct plot_kind plot_kind_##NAME; \
+	const struct plot_kind plot_kind_##NAME
+
 struct plot_ctx {
-	struct sqlite3 *db;
-	struct store *st; /* for the stall readers (stall.h) */
+	const struct report_data *data; /* the campaign, loaded */
 	const struct analysis *an;
 	struct plot_set *set;
 	const char *kind;
@@ -57,25 +65,5 @@ int64_t plot_run_origin(struct plot_ctx *pc, int64_t run_id);
  * gnuplot arrows, named by labels when labels is set. */
 void plot_phase_marks(struct plot_ctx *pc, FILE *body, int64_t run_id, int64_t origin,
 		      const char *color, bool labels);
-
-/*
- * MGLRU generations (plot-generations.c), for other pages to draw: the data of memcg in run
- * (one line per sample: seconds, then MiB stacked youngest first, anon x4, file x4), with each
- * type's peak; and one panel's plot command (col0 2 anon, 6 file).
- */
-#define PLOT_GENERATIONS 4 /* MAX_NR_GENS: the bands, youngest first */
-extern const char *const plot_generation_color[PLOT_GENERATIONS];
-extern const char *const plot_generation_name[PLOT_GENERATIONS];
-int plot_generations_data(struct plot_ctx *pc, FILE *f, int64_t run, const char *memcg,
-			  double *ret_anon, double *ret_file);
-void plot_generations_panel(FILE *b, const char *dat, const char *what, int col0, double peak);
-
-int plot_bars(struct plot_ctx *pc);
-int plot_heatmap(struct plot_ctx *pc);
-int plot_timeseries(struct plot_ctx *pc);
-int plot_generations(struct plot_ctx *pc);
-int plot_balance(struct plot_ctx *pc);
-int plot_stall_cdf(struct plot_ctx *pc);
-int plot_stall_heatmap(struct plot_ctx *pc);
 
 #endif

@@ -23,12 +23,11 @@ static void variant_stalls(struct plot_ctx *pc, size_t v, struct stall_run *ret)
 
 	memset(ret, 0, sizeof(*ret));
 	for (int i = 0; i < var->measured; i++) {
-		struct stall_run r;
+		const struct report_run_data *r = report_data__run(pc->data, var->runs[i]);
 
-		if (stall_run__load(pc->st, var->runs[i], &r) < 0)
+		if (!r || r->stall_rc < 0)
 			continue;
-		stall_run__merge(ret, &r);
-		stall_run__clear(&r);
+		stall_run__merge(ret, &r->stall);
 	}
 }
 
@@ -111,7 +110,7 @@ static int cdf_image(struct plot_ctx *pc, const struct stall_run *vs, const char
 	return plot_render(pc, name, group, title, body, 1280, 720);
 }
 
-int plot_stall_cdf(struct plot_ctx *pc)
+static int render(struct plot_ctx *pc)
 {
 	const struct dataset *ds = pc->an->ds;
 	struct stall_run *vs = xcalloc(ds->nv, sizeof(*vs));
@@ -142,3 +141,10 @@ int plot_stall_cdf(struct plot_ctx *pc)
 	free(vs);
 	return 0;
 }
+
+PLOT_KIND(stall_cdf) = {
+	.name = "stall-cdf",
+	.what = "reclaim stall latency CDF per variant and reclaim path, for the whole "
+		"guest and each memcg (vmscan tracepoints)",
+	.render = render,
+};

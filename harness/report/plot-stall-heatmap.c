@@ -65,8 +65,12 @@ static int heat_image(struct plot_ctx *pc, size_t v, double bin_s)
 	FILE *f, *b;
 
 	for (int i = 0; i < var->measured; i++) {
+		const struct report_run_data *r = report_data__run(pc->data, var->runs[i]);
+
 		g.origin = plot_run_origin(pc, var->runs[i]);
-		stall__series(pc->st, var->runs[i], "-", grid_point, &g);
+		for (size_t k = 0; r && k < r->nstall_pts; k++)
+			grid_point(&g, r->stall_pts[k].t_ns, r->stall_pts[k].bucket,
+				   r->stall_pts[k].count);
 	}
 	f = plot_data(pc, dat);
 	if (!f) {
@@ -115,7 +119,7 @@ static int heat_image(struct plot_ctx *pc, size_t v, double bin_s)
 	return plot_render(pc, name, "", title, body, 1280, 720);
 }
 
-int plot_stall_heatmap(struct plot_ctx *pc)
+static int render(struct plot_ctx *pc)
 {
 	const struct dataset *ds = pc->an->ds;
 	double longest = 0, bin_s = 1;
@@ -123,10 +127,11 @@ int plot_stall_heatmap(struct plot_ctx *pc)
 	/* about 120 columns at most */
 	for (size_t v = 0; v < ds->nv; v++)
 		for (int i = 0; i < ds->v[v].measured; i++) {
-			double s = 0;
+			const struct report_run_data *r =
+				report_data__run(pc->data, ds->v[v].runs[i]);
 
-			if (stall_run__span(pc->st, ds->v[v].runs[i], &s) == 0 && s > longest)
-				longest = s;
+			if (r && r->span_rc == 0 && r->span_s > longest)
+				longest = r->span_s;
 		}
 	if (longest > 120)
 		bin_s = ceil(longest / 120);
@@ -134,3 +139,10 @@ int plot_stall_heatmap(struct plot_ctx *pc)
 		heat_image(pc, v, bin_s);
 	return 0;
 }
+
+PLOT_KIND(stall_heatmap) = {
+	.name = "stall-heatmap",
+	.what = "per variant: reclaim stalls over time by duration (octaves), "
+		"stalls per run in each cell",
+	.render = render,
+};

@@ -13,7 +13,6 @@
 #include "verdict.h"
 
 #include <math.h>
-#include <sqlite3.h>
 #include <string.h>
 
 enum ts_unit { TS_RATE, TS_PSI_PCT, TS_MIB };
@@ -69,27 +68,26 @@ static const struct ts_kind {
 	  { { "memory.current:bytes", "", 1 } } },
 };
 
+/* Every metric of ts_kinds: their series are loaded for the kind (plot.h). */
+static const char *const ts_metrics[] = {
+	"vmstat:pgscan_anon",	 "vmstat:pgscan_file",	  "vmstat:pgsteal_anon",
+	"vmstat:pgsteal_file",	 "vmstat:pgmajfault",	  "vmstat:pswpin",
+	"vmstat:pswpout",	 "psi.memory:some.total", "psi.memory:full.total",
+	"memory.current:bytes", NULL,
+};
+
 /* Write one run's series as a data block; returns the number of points. */
 static size_t series_block(struct plot_ctx *pc, FILE *f, int64_t run, int64_t origin,
 			   const char *metric, const char *scope, enum ts_unit unit)
 {
-	sqlite3_stmt *q = NULL;
+	const struct report_series *s =
+		report_data__series(report_data__run(pc->data, run), metric, scope);
 	int64_t pt = 0, pv = 0;
 	bool have = false;
 	size_t n = 0;
 
-	if (sqlite3_prepare_v2(pc->db,
-			       "SELECT s.t_ns, v.v FROM value v JOIN sample s USING(run_id, seq) "
-			       "WHERE v.run_id = ?1 AND v.metric_id = (SELECT id FROM metric WHERE "
-			       "name = ?2) AND v.scope_id = (SELECT id FROM scope WHERE name = ?3) "
-			       "ORDER BY v.seq",
-			       -1, &q, NULL) != SQLITE_OK)
-		return 0;
-	sqlite3_bind_int64(q, 1, run);
-	sqlite3_bind_text(q, 2, metric, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q, 3, scope, -1, SQLITE_STATIC);
-	while (sqlite3_step(q) == SQLITE_ROW) {
-		int64_t t = sqlite3_column_int64(q, 0), v = sqlite3_column_int64(q, 1);
+	for (size_t i = 0; s && i < s->n; i++) {
+		int64_t t = s->p[i].t_ns, v = s->p[i].v;
 		double x = (double)(t - origin) / 1e9;
 
 		if (unit == TS_MIB) {
@@ -113,32 +111,8 @@ static size_t series_block(struct plot_ctx *pc, FILE *f, int64_t run, int64_t or
 		pv = v;
 		have = true;
 	}
-	sqlite3_finalize(q);
 	fprintf(f, "\n\n");
 	return n;
-}
-
-/* The scopes a per-memcg quantity was sampled in. */
-static char **scopes_of(struct plot_ctx *pc, const char *metric, size_t *ret_n)
-{
-	sqlite3_stmt *q = NULL;
-	char **s = NULL;
-	size_t n = 0;
-
-	if (sqlite3_prepare_v2(pc->db,
-			       "SELECT name FROM scope WHERE id IN (SELECT DISTINCT scope_id FROM "
-			       "value WHERE metric_id = (SELECT id FROM metric WHERE name = ?)) "
-			       "ORDER BY name",
-			       -1, &q, NULL) == SQLITE_OK) {
-		sqlite3_bind_text(q, 1, metric, -1, SQLITE_STATIC);
-		while (sqlite3_step(q) == SQLITE_ROW) {
-			s = xrealloc(s, n + 1, sizeof(*s));
-			s[n++] = xstrdup((const char *)sqlite3_column_text(q, 0));
-		}
-		sqlite3_finalize(q);
-	}
-	*ret_n = n;
-	return s;
 }
 
 static int ts_image(struct plot_ctx *pc, const struct ts_kind *k, const char *scope)
@@ -219,23 +193,28 @@ static int ts_image(struct plot_ctx *pc, const struct ts_kind *k, const char *sc
 	return plot_render(pc, name, "", title, body, 1280, 720);
 }
 
-int plot_timeseries(struct plot_ctx *pc)
+static int render(struct plot_ctx *pc)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(ts_kinds); i++) {
 		const struct ts_kind *k = &ts_kinds[i];
 
 		if (k->per_memcg) {
 			size_t n = 0;
-			char **scopes = scopes_of(pc, k->s[0].metric, &n);
+			char *const *scopes = report_data__scopes(pc->data, k->s[0].metric, &n);
 
-			for (size_t j = 0; j < n; j++) {
+			for (size_t j = 0; j < n; j++)
 				ts_image(pc, k, scopes[j]);
-				free(scopes[j]);
-			}
-			free(scopes);
 		} else {
 			ts_image(pc, k, "-");
 		}
 	}
 	return 0;
 }
+
+PLOT_KIND(timeseries) = {
+	.name = "timeseries",
+	.what = "per variant and run, with phase markers: reclaim rates (scan, "
+		"steal; anon, file), major faults, swap in/out, PSI, memory.current",
+	.render = render,
+	.series = ts_metrics,
+};

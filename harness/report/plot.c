@@ -1,276 +1,71 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * The table of plot kinds (plot.h): one row per kind, each a descriptor at
+ * the end of its own plot-KIND.c, drawn in this order.
+ */
 #include "plot-kinds.h"
-#include "escape.h"
-#include "spawn.h"
-#include "store.h"
 #include "util.h"
-#include "verdict.h"
 
-#include <dirent.h>
-#include <math.h>
-#include <fcntl.h>
-#include <sqlite3.h>
+#include <errno.h>
 #include <string.h>
-#include <sys/stat.h>
 
-/* The plot kinds: one file each, one row here. */
-static const struct {
-	struct plot_kind k;
-	int (*render)(struct plot_ctx *pc);
-} kinds[] = {
-	{ { "heatmap", "relative change per metric and candidate, coloured by verdict" },
-	  plot_heatmap },
-	{ { "bars", "per workload (and memcg, system): each metric's mean per variant "
-		    "relative to the baseline, with 95% intervals" },
-	  plot_bars },
-	{ { "timeseries", "per variant and run, with phase markers: reclaim rates (scan, "
-			  "steal; anon, file), major faults, swap in/out, PSI, memory.current" },
-	  plot_timeseries },
-	{ { "generations", "MGLRU: pages per generation over time, stacked, anon and file, "
-			   "per memcg" },
-	  plot_generations },
-	{ { "balance", "anon/file share of reclaim per variant, and against swappiness when "
-		       "the variants sweep it" },
-	  plot_balance },
-	{ { "stall-cdf", "reclaim stall latency CDF per variant and reclaim path, for the whole "
-			 "guest and each memcg (vmscan tracepoints)" },
-	  plot_stall_cdf },
-	{ { "stall-heatmap", "per variant: reclaim stalls over time by duration (octaves), "
-			     "stalls per run in each cell" },
-	  plot_stall_heatmap },
-};
+/* The plot kinds: one file each (plot-NAME.c, ending with PLOT_KIND(NAME)), one row here. */
+#define PLOT_KIND_TABLE(X) \
+	X(heatmap)         \
+	X(bars)            \
+	X(timeseries)      \
+	X(generations)     \
+	X(balance)         \
+	X(stall_cdf)       \
+	X(stall_heatmap)
 
-const struct plot_kind *plot__kinds(size_t *ret_n)
+#define PLOT_KIND_DECLARE(NAME) extern const struct plot_kind plot_kind_##NAME;
+PLOT_KIND_TABLE(PLOT_KIND_DECLARE)
+#define PLOT_KIND_ROW(NAME) &plot_kind_##NAME,
+
+#define PLOT_KINDS_MAX 32
+
+static const struct plot_kind *kinds[PLOT_KINDS_MAX] = { PLOT_KIND_TABLE(PLOT_KIND_ROW) };
+#define PLOT_KIND_ONE(NAME) +1
+static size_t nkinds = 0 PLOT_KIND_TABLE(PLOT_KIND_ONE);
+static const char *series[PLOT_KINDS_MAX * 8 + 1];
+
+const struct plot_kind *const *plot__kinds(size_t *ret_n)
 {
-	static struct plot_kind list[ARRAY_SIZE(kinds)];
-
-	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++)
-		list[i] = kinds[i].k;
-	*ret_n = ARRAY_SIZE(kinds);
-	return list;
+	*ret_n = nkinds;
+	return kinds;
 }
 
-const char *plot_color(size_t i)
+int plot__register(const struct plot_kind *k)
 {
-	/* Okabe and Ito (2008): blue, orange, bluish green, reddish purple, sky blue,
-	 * vermillion, yellow, black; yellow last, it is faint on white. */
-	static const char *const c[] = { "#0072B2", "#E69F00", "#009E73", "#CC79A7",
-					 "#56B4E9", "#D55E00", "#000000", "#F0E442" };
-
-	return c[i % ARRAY_SIZE(c)];
-}
-
-FILE *plot_data(struct plot_ctx *pc, const char *name)
-{
-	_cleanup_free_ char *path = xasprintf("%s/%s", pc->set->dir, name);
-
-	return fopen(path, "we");
-}
-
-/* The house style, after reset: the same for every kind and terminal. */
-static const char style[] = "set encoding utf8\n"
-			    "set border lw 1.5\n"
-			    "set grid ytics lc rgb '#c8c8c8' lw 1 dt 2\n"
-			    "set key noenhanced\n"
-			    "set tics nomirror\n"
-			    "set style fill solid 0.85 border lc rgb '#333333'\n";
-
-static bool file_ok(const char *dir, const char *name, const char *ext)
-{
-	_cleanup_free_ char *p = xasprintf("%s/%s.%s", dir, name, ext);
-	struct stat sb;
-
-	return stat(p, &sb) == 0 && sb.st_size > 0;
-}
-
-static void fail_note(struct plot_ctx *pc, const char *name, const char *why)
-{
-	pc->set->failed++;
-	if (!pc->set->first_error)
-		pc->set->first_error = xasprintf("%s: %s", name, why);
-}
-
-int plot_render(struct plot_ctx *pc, const char *name, const char *group, const char *title,
-		const char *body, int width, int height)
-{
-	static const struct plot_term {
-		const char *ext, *term;
-	} terms[] = {
-		{ "png", "pngcairo size %d,%d font 'sans,16' linewidth 1.5 noenhanced" },
-		{ "svg", "svg size %d,%d dynamic font 'sans,16' linewidth 1.5 noenhanced "
-			 "background '#ffffff'" },
-		{ "pdf", "pdfcairo size %gin,%gin font 'sans,9' linewidth 1.5 noenhanced" },
-	}, slide = { "pdf", "pdfcairo size %gin,%gin font 'sans,%d' linewidth 2 noenhanced" };
-	_cleanup_free_ char *script = xasprintf("%s.gp", name);
-	_cleanup_free_ char *path = xasprintf("%s/%s", pc->set->dir, script);
-	_cleanup_free_ char *err = NULL, *out = NULL;
-	const char *argv[] = { "gnuplot", script, NULL };
-	struct spawn_opts so = { .cwd = pc->set->dir, .ret_stdout = &out, .ret_stderr = &err };
-	size_t nterms = pc->slide ? 1 : ARRAY_SIZE(terms);
-	FILE *f;
-	int r;
-
-	if (pc->gnuplot_missing)
-		return -ENOENT;
-	f = fopen(path, "we");
-	if (!f)
-		return -errno;
-	fprintf(f, "# lrubench %s: %s %s. Re-run in this directory: gnuplot %s\n",
-		LRUBENCH_VERSION, pc->kind, pc->slide ? "page" : "plot", script);
-	for (size_t i = 0; i < nterms; i++) {
-		const struct plot_term *t = pc->slide ? &slide : &terms[i];
-
-		fprintf(f, "\nreset\nset terminal ");
-		if (pc->slide)
-			fprintf(f, t->term, PLOT_SLIDE_W_IN, PLOT_SLIDE_H_IN, PLOT_SLIDE_FONT);
-		else if (!strcmp(t->ext, "pdf"))
-			fprintf(f, t->term, width / 128.0, height / 128.0);
-		else
-			fprintf(f, t->term, width, height);
-		fprintf(f, "\nset output \"%s.%s\"\n%s%s\nunset output\n", name, t->ext, style,
-			body);
-	}
-	if (fclose(f) != 0)
-		return -errno;
-	r = spawn_run(argv, &so);
-	/* spawn's child exits 127 when exec fails */
-	if (r == -ENOENT || (r == 127 && err && strstr(err, "exec gnuplot"))) {
-		pc->gnuplot_missing = true;
-		fail_note(pc, name, "gnuplot not found");
-		return -ENOENT;
-	}
-	if (r != 0 || !file_ok(pc->set->dir, name, "pdf") ||
-	    (!pc->slide && (!file_ok(pc->set->dir, name, "png") ||
-			    !file_ok(pc->set->dir, name, "svg")))) {
-		_cleanup_free_ char *why =
-			xasprintf("gnuplot exit %d: %s", r, err ? strstrip(err) : "no output");
-
-		fail_note(pc, name, why);
-		return -EIO;
-	}
-	pc->set->img = xrealloc(pc->set->img, pc->set->n + 1, sizeof(*pc->set->img));
-	pc->set->img[pc->set->n++] = (struct plot_image){
-		.kind = xstrdup(pc->kind),
-		.group = xstrdup(group ? group : ""),
-		.name = xstrdup(name),
-		.title = xstrdup(title),
-	};
+	if (nkinds == ARRAY_SIZE(kinds))
+		return -ENOSPC;
+	kinds[nkinds++] = k;
 	return 0;
 }
 
-int plot_variant_mean(const struct dataset *ds, const struct ds_row *r, size_t v, double *ret_mean,
-		      double *ret_half)
+const char *const *plot__series(void)
 {
-	struct stats_summary s;
+	size_t n = 0;
 
-	if (!r->n[v] || stats__summary(ds_vals(ds, r, v), r->n[v], &s) < 0)
-		return -ENODATA;
-	*ret_mean = s.mean;
-	*ret_half = stats__mean_ci_half(s.n, s.sd, 0.95);
-	return 0;
-}
+	for (size_t i = 0; i < nkinds; i++)
+		for (size_t j = 0; kinds[i]->series && kinds[i]->series[j]; j++) {
+			const char *m = kinds[i]->series[j];
+			size_t k = 0;
 
-int64_t plot_run_origin(struct plot_ctx *pc, int64_t run_id)
-{
-	sqlite3_stmt *q = NULL;
-	int64_t t = 0;
-
-	if (sqlite3_prepare_v2(pc->db,
-			       "SELECT COALESCE((SELECT MIN(t_ns) FROM event WHERE run_id = ?1 AND "
-			       "kind = 'workload-start'), (SELECT MIN(t_ns) FROM sample WHERE "
-			       "run_id = ?1), 0)",
-			       -1, &q, NULL) != SQLITE_OK)
-		return 0;
-	sqlite3_bind_int64(q, 1, run_id);
-	if (sqlite3_step(q) == SQLITE_ROW)
-		t = sqlite3_column_int64(q, 0);
-	sqlite3_finalize(q);
-	return t;
-}
-
-void plot_phase_marks(struct plot_ctx *pc, FILE *body, int64_t run_id, int64_t origin,
-		      const char *color, bool labels)
-{
-	sqlite3_stmt *q = NULL;
-
-	if (sqlite3_prepare_v2(pc->db,
-			       "SELECT t_ns, kind, text FROM event WHERE run_id = ? AND kind IN "
-			       "('workload-start', 'workload-exit', 'phase', 'oom') AND t_ns > 0 "
-			       "AND NOT (kind = 'phase' AND (text LIKE 'sampling%' OR text LIKE "
-			       "'workloads%' OR text LIKE 'done%')) ORDER BY t_ns",
-			       -1, &q, NULL) != SQLITE_OK)
-		return;
-	sqlite3_bind_int64(q, 1, run_id);
-	while (sqlite3_step(q) == SQLITE_ROW) {
-		double x = (double)(sqlite3_column_int64(q, 0) - origin) / 1e9;
-		const char *kind = (const char *)sqlite3_column_text(q, 1);
-		const char *text = (const char *)sqlite3_column_text(q, 2);
-		_cleanup_free_ char *word = xstrdup(text ? text : "");
-		_cleanup_free_ char *label = NULL;
-
-		word[strcspn(word, " ")] = '\0';
-		if (!strcmp(kind, "workload-start"))
-			label = xasprintf("%s start", word);
-		else if (!strcmp(kind, "workload-exit"))
-			label = xasprintf("%s exit", word);
-		else if (!strcmp(kind, "oom"))
-			label = xstrdup("OOM kill");
-		else
-			label = xstrdup(word);
-		fprintf(body,
-			"set arrow from %.3f, graph 0 to %.3f, graph 1 nohead dt 3 lw 1.5 "
-			"lc rgb '%s' back\n",
-			x, x, color);
-		if (!labels)
-			continue;
-		fprintf(body, "set label ");
-		escape_gnuplot(body, label);
-		fprintf(body,
-			" at %.3f, graph 0.98 rotate by 90 right offset -0.6,0 "
-			"font ',12' tc rgb '%s' back\n",
-			x, color);
-	}
-	sqlite3_finalize(q);
-}
-
-/* Remove what an earlier rendering left (its images, data and scripts), nothing else. */
-static void clear_old(const char *dir)
-{
-	static const char *const ext[] = { ".png", ".svg", ".pdf", ".dat", ".gp" };
-	DIR *d = opendir(dir);
-	struct dirent *e;
-
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		size_t len = strlen(e->d_name);
-
-		for (size_t i = 0; i < ARRAY_SIZE(ext); i++) {
-			size_t el = strlen(ext[i]);
-
-			if (e->d_type == DT_REG && len > el &&
-			    !strcmp(e->d_name + len - el, ext[i])) {
-				unlinkat(dirfd(d), e->d_name, 0);
-				break;
-			}
+			while (k < n && strcmp(series[k], m))
+				k++;
+			if (k == n && n + 1 < ARRAY_SIZE(series))
+				series[n++] = m;
 		}
-	}
-	closedir(d);
+	series[n] = NULL;
+	return series;
 }
 
-int plot_dir_prepare(const char *dir)
+int plot__all(const struct report_data *data, const struct analysis *an, const char *dir,
+	      struct plot_set *ret)
 {
-	int r = mkdir_p(dir);
-
-	if (r < 0)
-		return r;
-	clear_old(dir);
-	return 0;
-}
-
-int plot__all(struct store *st, const struct analysis *an, const char *dir, struct plot_set *ret)
-{
-	struct plot_ctx pc = { .db = store__db(st), .st = st, .an = an, .set = ret };
+	struct plot_ctx pc = { .data = data, .an = an, .set = ret };
 	int r;
 
 	memset(ret, 0, sizeof(*ret));
@@ -278,23 +73,9 @@ int plot__all(struct store *st, const struct analysis *an, const char *dir, stru
 	r = plot_dir_prepare(dir);
 	if (r < 0)
 		return r;
-	for (size_t i = 0; i < ARRAY_SIZE(kinds) && !pc.gnuplot_missing; i++) {
-		pc.kind = kinds[i].k.name;
-		kinds[i].render(&pc);
+	for (size_t i = 0; i < nkinds && !pc.gnuplot_missing; i++) {
+		pc.kind = kinds[i]->name;
+		kinds[i]->render(&pc);
 	}
 	return pc.gnuplot_missing ? -ENOENT : 0;
-}
-
-void plot_set__clear(struct plot_set *s)
-{
-	for (size_t i = 0; i < s->n; i++) {
-		free(s->img[i].kind);
-		free(s->img[i].group);
-		free(s->img[i].name);
-		free(s->img[i].title);
-	}
-	free(s->img);
-	free(s->dir);
-	free(s->first_error);
-	memset(s, 0, sizeof(*s));
 }

@@ -11,10 +11,7 @@
 #include "escape.h"
 #include "report-priv.h"
 #include "util.h"
-#include "store.h"
 #include "verdict.h"
-
-#include <sqlite3.h>
 
 #include <math.h>
 #include <string.h>
@@ -44,36 +41,28 @@ static char *cmp_text(const struct dataset *ds, const struct comparison *c)
 }
 
 /* The last lines of a run's console (the log table), at most max bytes; NULL if none. */
-static char *console_tail(struct store *st, int64_t run_id, size_t max)
+static char *console_tail(const struct report_data *data, int64_t run_id, size_t max)
 {
-	sqlite3_stmt *q = NULL;
-	char *tail = NULL;
+	size_t len = 0, from = 0, n;
+	const char *text = report_data__console(data, run_id, &len);
+	char *tail;
 
-	if (sqlite3_prepare_v2(store__db(st),
-			       "SELECT text FROM log WHERE run_id = ? AND name = 'console'", -1, &q,
-			       NULL) != SQLITE_OK)
+	if (!text)
 		return NULL;
-	sqlite3_bind_int64(q, 1, run_id);
-	if (sqlite3_step(q) == SQLITE_ROW) {
-		const char *text = sqlite3_column_blob(q, 0);
-		size_t len = (size_t)sqlite3_column_bytes(q, 0), from = 0, n;
+	if (len > max) {
+		/* start on a line */
+		const char *nl = memchr(text + len - max, '\n', max);
 
-		if (len > max) {
-			/* start on a line */
-			const char *nl = memchr(text + len - max, '\n', max);
-
-			from = nl ? (size_t)(nl - text) + 1 : len - max;
-		}
-		n = len - from;
-		tail = xcalloc(n + 1, 1);
-		if (n)
-			memcpy(tail, text + from, n);
-		/* NUL bytes would cut the text short: the console is a guest's */
-		for (size_t i = 0; i < n; i++)
-			if (!tail[i])
-				tail[i] = ' ';
+		from = nl ? (size_t)(nl - text) + 1 : len - max;
 	}
-	sqlite3_finalize(q);
+	n = len - from;
+	tail = xcalloc(n + 1, 1);
+	if (n)
+		memcpy(tail, text + from, n);
+	/* NUL bytes would cut the text short: the console is a guest's */
+	for (size_t i = 0; i < n; i++)
+		if (!tail[i])
+			tail[i] = ' ';
 	return tail;
 }
 
@@ -119,7 +108,7 @@ static size_t junit_runs(const struct report *rp, FILE *f, bool count_only)
 						      ds->v[fl->variant].name, fl->rep + 1);
 		_cleanup_free_ char *msg = xasprintf("%s: %s", fl->status,
 						     *fl->reason ? fl->reason : "no reason given");
-		_cleanup_free_ char *tail = console_tail(rp->st, fl->run_id, 4096);
+		_cleanup_free_ char *tail = console_tail(rp->data, fl->run_id, 4096);
 		_cleanup_free_ char *body =
 			xasprintf("%s\n\nconsole (last lines):\n%s", msg, tail ? tail : "(none)");
 

@@ -10,12 +10,11 @@
 #include "report-deck-priv.h"
 #include "compare.h"
 #include "escape.h"
-#include "store.h"
+#include "plot-generations.h"
 #include "util.h"
 #include "verdict.h"
 
 #include <math.h>
-#include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,7 +28,7 @@ static void claim_header(struct deck *d, struct page *pg, size_t ci, size_t s)
 	_cleanup_free_ char *sentence = deck_wrap(c->sentence, deck_fit(0.94, 24), 2);
 	_cleanup_free_ char *dec = xasprintf("deciding: %s", r->why);
 	_cleanup_free_ char *w = deck_wrap(dec, deck_fit(0.94, 19), 2);
-	_cleanup_free_ char *camp = deck_meta(d->src[s].st, "campaign", "?");
+	_cleanup_free_ char *camp = deck_meta(d->data[s], "campaign", "?");
 	_cleanup_free_ char *from = xasprintf("data: %s (campaign %s)", d->src[s].db_path, camp);
 
 	deck_text_at(pg, 0.03, 0.925, "left", 36, true, INK, id);
@@ -216,24 +215,18 @@ static int page_signals(struct deck *d, struct page *pg, size_t ci, size_t s)
 }
 
 /* The memcg path of lru_gen rows in run whose last component is name, or NULL (malloc'd). */
-static char *gen_memcg(sqlite3 *db, int64_t run, const char *name)
+static char *gen_memcg(const struct report_data *data, int64_t run, const char *name)
 {
-	sqlite3_stmt *q = NULL;
-	char *found = NULL;
+	const struct report_run_data *r = report_data__run(data, run);
 
-	if (sqlite3_prepare_v2(db, "SELECT DISTINCT memcg_path FROM lru_gen WHERE run_id = ?", -1,
-			       &q, NULL) != SQLITE_OK)
-		return NULL;
-	sqlite3_bind_int64(q, 1, run);
-	while (!found && sqlite3_step(q) == SQLITE_ROW) {
-		const char *p = (const char *)sqlite3_column_text(q, 0);
-		const char *base = p ? strrchr(p, '/') : NULL;
+	for (size_t i = 0; r && i < r->ngens; i++) {
+		const char *p = r->gens[i].memcg;
+		const char *base = strrchr(p, '/');
 
-		if (p && !strcmp(base ? base + 1 : p, name))
-			found = xstrdup(p);
+		if (!strcmp(base ? base + 1 : p, name))
+			return xstrdup(p);
 	}
-	sqlite3_finalize(q);
-	return found;
+	return NULL;
 }
 
 /*
@@ -246,7 +239,7 @@ static int page_generations(struct deck *d, struct page *pg, size_t ci, size_t s
 	const struct claim *c = &d->tab[ci];
 	const struct claim_result *r = &d->b->per[s * d->b->n + ci];
 	const struct dataset *ds = d->src[s].an->ds;
-	sqlite3 *db = store__db(d->src[s].st);
+	const struct report_data *data = d->data[s];
 	_cleanup_free_ char *wl = NULL, *memcg = NULL, *dat = xasprintf("%s.dat", pg->name);
 	_cleanup_free_ char *sub = NULL;
 	size_t order[DECK_MAX_VARIANTS + 1], no = 0, v = 0;
@@ -267,7 +260,7 @@ static int page_generations(struct deck *d, struct page *pg, size_t ci, size_t s
 	for (size_t k = 0; k < no && run < 0; k++) {
 		v = order[k];
 		for (int ri = 0; ri < ds->v[v].measured && run < 0; ri++) {
-			memcg = gen_memcg(db, ds->v[v].runs[ri], wl);
+			memcg = gen_memcg(data, ds->v[v].runs[ri], wl);
 			if (memcg)
 				run = ds->v[v].runs[ri];
 		}
@@ -277,7 +270,7 @@ static int page_generations(struct deck *d, struct page *pg, size_t ci, size_t s
 	f = plot_data(&d->pc, dat);
 	if (!f)
 		return -errno;
-	d->pc.db = db;
+	d->pc.data = data;
 	fprintf(f, "# seconds, then MiB stacked by generation (youngest first): "
 		   "anon x4, file x4\n");
 	ret = plot_generations_data(&d->pc, f, run, memcg, &pa, &pf);
@@ -545,7 +538,7 @@ int deck_page_claim(struct deck *d, size_t ci)
 	_cleanup_free_ char *title = xasprintf("%s: %s", c->id, c->sentence);
 	int r = -ENODATA;
 
-	d->pc.db = store__db(d->src[s].st);
+	d->pc.data = d->data[s];
 	d->pc.an = d->src[s].an;
 	for (size_t k = 0; k < ARRAY_SIZE(claim_pages) && r == -ENODATA; k++) {
 		if (strcmp(claim_pages[k].claim, c->id))

@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Internals shared by report-deck.c (text pages, assembly) and report-deck-claims.c (claims). */
+/*
+ * Internals of the deck: what report-deck.c (text pages, assembly) and
+ * report-deck-claims.c (claim pages) draw with, from report-deck-page.c.
+ */
 #ifndef LRUBENCH_REPORT_DECK_PRIV_H
 #define LRUBENCH_REPORT_DECK_PRIV_H
 
 #include "claims.h"
 #include "plot-kinds.h"
+#include "report-data.h"
 #include "report-deck.h"
 
 #include <stdbool.h>
@@ -24,6 +28,7 @@
 struct deck {
 	const struct deck_source *src;
 	size_t nsrc;
+	const struct report_data *const *data; /* per source, loaded */
 	const struct claims_board *b;
 	const struct claim *tab;
 	struct plot_set set;
@@ -62,8 +67,8 @@ void deck_legend(struct page *pg, double y, const char *const *names, const char
 		 size_t n);
 /* Nothing but the labels: an empty plot over the whole page. */
 void deck_text_only(struct page *pg);
-/* A store's meta value, or def (malloc'd). */
-char *deck_meta(struct store *st, const char *key, const char *def);
+/* A meta value of the loaded campaign, or def when it has none or an empty one (malloc'd). */
+char *deck_meta(const struct report_data *d, const char *key, const char *def);
 
 /* Claim ci's page (report-deck-claims.c): 0, or -errno logged. */
 int deck_page_claim(struct deck *d, size_t ci);

@@ -1,23 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The deck (report-deck.h): its text pages (title, scoreboard, provenance)
- * as gnuplot labels on an empty plot, the page helpers the claim pages
- * (report-deck-claims.c) use, and the assembly: each page one pdfcairo PDF
- * in DIR/deck/, pdfunite joins them.
+ * as gnuplot labels on an empty plot (drawn with report-deck-page.c), the
+ * claim pages in order (report-deck-claims.c), and the assembly: each page
+ * one pdfcairo PDF in DIR/deck/, pdfunite joins them.
  */
 #include "report-deck-priv.h"
 #include "claims.h"
 #include "compare.h"
 #include "escape.h"
-#include "plot-kinds.h"
 #include "spawn.h"
-#include "store.h"
 #include "util.h"
 #include "verdict.h"
 
 #include <ctype.h>
 #include <math.h>
-#include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -30,150 +27,6 @@ size_t deck__pages(void)
 
 	claims__table(&n);
 	return n + 3;
-}
-
-const char *deck_state_color(enum claim_state s)
-{
-	switch (s) {
-	case CLAIM_SUPPORTED:
-		return "#009E73";
-	case CLAIM_CONTRADICTED:
-		return RED;
-	case CLAIM_INCONCLUSIVE:
-		break;
-	}
-	return "#666666";
-}
-
-char *deck_upper(const char *s)
-{
-	char *u = xstrdup(s);
-
-	for (char *p = u; *p; p++)
-		*p = (char)toupper((unsigned char)*p);
-	return u;
-}
-
-char *deck_wrap(const char *s, size_t width, size_t lines)
-{
-	_cleanup_free_ char *copy = xstrdup(s);
-	char *out = NULL, *save = NULL;
-	size_t len = 0, col = 0, line = 1;
-	FILE *f = open_memstream(&out, &len);
-
-	for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
-		size_t wl = strlen(w);
-
-		if (col && col + 1 + wl > width) {
-			if (line == lines) {
-				fputs(" ...", f);
-				break;
-			}
-			fputc('\n', f);
-			line++;
-			col = 0;
-		}
-		if (wl > width) { /* a word longer than a line: cut it */
-			fprintf(f, "%s%.*s...", col ? " " : "", (int)(width - 3), w);
-			col = width;
-			continue;
-		}
-		fprintf(f, "%s%s", col ? " " : "", w);
-		col += (col ? 1 : 0) + wl;
-	}
-	fclose(f);
-	return out;
-}
-
-size_t deck_fit(double frac, int pt)
-{
-	return (size_t)(frac * 2700 / pt);
-}
-
-void deck_page_begin(struct deck *d, struct page *pg, const char *what)
-{
-	*pg = (struct page){ .tag = 100, .obj = 200 };
-	pg->name = xasprintf("page-%02zu-%s", d->page + 1, what);
-	pg->b = open_memstream(&pg->body, &pg->len);
-}
-
-void deck_page_drop(struct page *pg)
-{
-	if (pg->b)
-		fclose(pg->b);
-	free(pg->body);
-	free(pg->name);
-	*pg = (struct page){ 0 };
-}
-
-/* Render the page; a failure is counted in the plot set (and fails the deck). */
-int deck_page_end(struct deck *d, struct page *pg, const char *title)
-{
-	int r;
-
-	fclose(pg->b);
-	pg->b = NULL;
-	r = plot_render(&d->pc, pg->name, "", title, pg->body, 0, 0);
-	d->page++;
-	deck_page_drop(pg);
-	return r;
-}
-
-/* A label at screen x, y; just is left, center or right. */
-void deck_text_at(struct page *pg, double x, double y, const char *just, int pt, bool bold,
-		    const char *color, const char *text)
-{
-	fprintf(pg->b, "set label %d ", pg->tag++);
-	escape_gnuplot(pg->b, text);
-	fprintf(pg->b, " at screen %.4f, screen %.4f %s font '%s,%d' tc rgb '%s' front\n", x, y,
-		just, bold ? "sans:Bold" : "sans", pt, color);
-}
-
-/* Nothing but the labels: an empty plot over the whole page. */
-void deck_legend(struct page *pg, double y, const char *const *names, const char *const *colors,
-		 size_t n)
-{
-	const double sw = 0.02, gap = 0.008, sep = 0.035;
-	int pt = 24;
-	double total, x;
-
-	for (;; pt -= 2) { /* one row: smaller text when the names are long */
-		total = 0;
-		for (size_t i = 0; i < n; i++)
-			total += sw + gap + (double)strlen(names[i]) * pt / 2700 + (i ? sep : 0);
-		if (total <= 0.94 || pt <= 16)
-			break;
-	}
-	x = 0.5 - total / 2;
-	for (size_t i = 0; i < n; i++) {
-		fprintf(pg->b,
-			"set object %d rect from screen %.4f, screen %.4f to screen %.4f, "
-			"screen %.4f fc rgb '%s' fillstyle solid 1.0 noborder front\n",
-			pg->obj++, x, y - 0.014, x + sw, y + 0.014, colors[i]);
-		x += sw + gap;
-		deck_text_at(pg, x, y, "left", pt, false, INK, names[i]);
-		x += (double)strlen(names[i]) * pt / 2700 + sep;
-	}
-}
-
-void deck_text_only(struct page *pg)
-{
-	fprintf(pg->b, "unset border\nunset tics\nunset key\nunset grid\n"
-		       "set lmargin at screen 0\nset rmargin at screen 1\n"
-		       "set tmargin at screen 1\nset bmargin at screen 0\n"
-		       "set xrange [0:1]\nset yrange [0:1]\nplot -1 notitle\n");
-}
-
-/* A store's meta value, or def (malloc'd). */
-char *deck_meta(struct store *st, const char *key, const char *def)
-{
-	char *v = NULL;
-
-	if (store__meta_get(st, key, &v) < 0 || !v || !*v) {
-		free(v);
-		return xstrdup(def);
-	}
-	return v;
 }
 
 /* Distinct values joined by ", ": distinct_add() each, distinct_end() the text (malloc'd). */
@@ -210,17 +63,11 @@ static char *prov_values(const struct deck *d, const char *key)
 	struct distinct all = { 0 };
 
 	for (size_t s = 0; s < d->nsrc; s++) {
-		sqlite3_stmt *q = NULL;
+		const struct report_data *data = d->data[s];
 
-		if (sqlite3_prepare_v2(store__db(d->src[s].st),
-				       "SELECT DISTINCT value FROM run_prov WHERE key = ? "
-				       "ORDER BY value",
-				       -1, &q, NULL) != SQLITE_OK)
-			continue;
-		sqlite3_bind_text(q, 1, key, -1, SQLITE_STATIC);
-		while (sqlite3_step(q) == SQLITE_ROW)
-			distinct_add(&all, (const char *)sqlite3_column_text(q, 0));
-		sqlite3_finalize(q);
+		for (size_t i = 0; i < data->nprov_values; i++)
+			if (!strcmp(data->prov_values[i].a, key))
+				distinct_add(&all, data->prov_values[i].b);
 	}
 	return distinct_end(&all);
 }
@@ -231,7 +78,7 @@ static char *meta_values(const struct deck *d, const char *key)
 	struct distinct all = { 0 };
 
 	for (size_t s = 0; s < d->nsrc; s++) {
-		_cleanup_free_ char *v = deck_meta(d->src[s].st, key, "");
+		_cleanup_free_ char *v = deck_meta(d->data[s], key, "");
 
 		distinct_add(&all, v);
 	}
@@ -279,7 +126,7 @@ static int page_title(struct deck *d)
 	_cleanup_free_ char *hosts = NULL;
 	char kernels[256] = "";
 	_cleanup_free_ char *accel = prov_values(d, "accel");
-	_cleanup_free_ char *qv = deck_meta(d->src[0].st, "qemu.version", "unknown");
+	_cleanup_free_ char *qv = deck_meta(d->data[0], "qemu.version", "unknown");
 	_cleanup_free_ char *qs = qemu_short(qv);
 	_cleanup_free_ char *l1 = NULL, *l2 = NULL, *l3 = NULL, *l4 = NULL, *foot = NULL;
 	char first[40] = "", last[40] = "", now[40];
@@ -288,7 +135,7 @@ static int page_title(struct deck *d)
 	struct tm tm;
 
 	for (size_t s = 0; s < d->nsrc; s++) {
-		_cleanup_free_ char *c = deck_meta(d->src[s].st, "created", "0");
+		_cleanup_free_ char *c = deck_meta(d->data[s], "created", "0");
 		char buf[40];
 
 		fmt_date(buf, sizeof(buf), c);
@@ -316,7 +163,7 @@ static int page_title(struct deck *d)
 	l1 = xasprintf("Kernel: %s", kernels);
 	l2 = xasprintf("Host: %s   accelerator: %s   QEMU %s", hosts, accel, qs);
 	if (d->nsrc == 1) {
-		_cleanup_free_ char *camp = deck_meta(d->src[0].st, "campaign", "campaign");
+		_cleanup_free_ char *camp = deck_meta(d->data[0], "campaign", "campaign");
 
 		l3 = xasprintf("Campaign %s, %s, %zu runs measured", camp, first, runs);
 	} else {
@@ -368,21 +215,20 @@ static int page_scoreboard(struct deck *d)
 }
 
 /* What a source is, in lines of at most width characters: campaign, runs, machine. */
-static void source_lines(const struct deck_source *src, char **ret_what, char **ret_runs,
-			 char **ret_where)
+static void source_lines(const struct deck_source *src, const struct report_data *data,
+			 char **ret_what, char **ret_runs, char **ret_where)
 {
-	struct store *st = src->st;
 	const struct dataset *ds = src->an->ds;
-	_cleanup_free_ char *camp = deck_meta(st, "campaign", "?");
-	_cleanup_free_ char *plan = deck_meta(st, "plan.path", "?");
-	_cleanup_free_ char *created = deck_meta(st, "created", "0");
-	_cleanup_free_ char *wall = deck_meta(st, "campaign.wall_ms", "");
-	_cleanup_free_ char *ver = deck_meta(st, "lrubench.version", "?");
-	_cleanup_free_ char *qv = deck_meta(st, "qemu.version", "?");
+	_cleanup_free_ char *camp = deck_meta(data, "campaign", "?");
+	_cleanup_free_ char *plan = deck_meta(data, "plan.path", "?");
+	_cleanup_free_ char *created = deck_meta(data, "created", "0");
+	_cleanup_free_ char *wall = deck_meta(data, "campaign.wall_ms", "");
+	_cleanup_free_ char *ver = deck_meta(data, "lrubench.version", "?");
+	_cleanup_free_ char *qv = deck_meta(data, "qemu.version", "?");
 	_cleanup_free_ char *qs = qemu_short(qv);
-	_cleanup_free_ char *host = deck_meta(st, "host", "unknown");
+	_cleanup_free_ char *host = deck_meta(data, "host", "unknown");
 	_cleanup_free_ char *runs = NULL, *accel = NULL;
-	struct deck one = { .src = src, .nsrc = 1 };
+	struct deck one = { .src = src, .nsrc = 1, .data = &data };
 	char date[40], dur[32] = "", kern[128];
 	size_t rl = 0;
 	FILE *f = open_memstream(&runs, &rl);
@@ -413,7 +259,7 @@ static int page_provenance(struct deck *d)
 	for (size_t s = 0; s < d->nsrc && s < DECK_MAX_SOURCES; s++) {
 		_cleanup_free_ char *what = NULL, *runs = NULL, *where = NULL;
 
-		source_lines(&d->src[s], &what, &runs, &where);
+		source_lines(&d->src[s], d->data[s], &what, &runs, &where);
 		if (detailed) {
 			const char *lines[] = { what, runs, where };
 
@@ -444,7 +290,7 @@ static int page_provenance(struct deck *d)
 	if (!detailed) {
 		_cleanup_free_ char *what = NULL, *runs = NULL, *where = NULL, *w = NULL;
 
-		source_lines(&d->src[0], &what, &runs, &where);
+		source_lines(&d->src[0], d->data[0], &what, &runs, &where);
 		w = deck_wrap(where, deck_fit(0.94, 16), 1);
 		deck_text_at(&pg, 0.03, 0.2, "left", 16, false, INK_SOFT, w);
 	}
@@ -502,6 +348,8 @@ int deck__write(const struct deck_source *src, size_t nsrc, const struct claims_
 		const char *dir)
 {
 	struct deck d = { .src = src, .nsrc = nsrc, .b = b };
+	_cleanup_free_ struct report_data **loaded = NULL;
+	_cleanup_free_ const struct report_data **data = NULL;
 	_cleanup_free_ char *pages = xasprintf("%s/deck", dir);
 	_cleanup_free_ char *out = xasprintf("%s/deck.pdf", dir);
 	size_t n;
@@ -521,8 +369,23 @@ int deck__write(const struct deck_source *src, size_t nsrc, const struct claims_
 		log_err("deck: %s: %s", pages, strerror(-r));
 		return r;
 	}
+	/* each source as loaded for its report, else loaded here, once */
+	loaded = xcalloc(nsrc, sizeof(*loaded));
+	data = xcalloc(nsrc, sizeof(*data));
+	for (size_t i = 0; i < nsrc; i++) {
+		if (!src[i].data) {
+			r = report_data__load(src[i].st, src[i].an, NULL, &loaded[i]);
+			if (r < 0) {
+				log_err("deck: %s: cannot be read: %s", src[i].db_path,
+					strerror(-r));
+				goto out;
+			}
+		}
+		data[i] = src[i].data ? src[i].data : loaded[i];
+	}
+	d.data = data;
 	d.set.dir = xstrdup(pages);
-	d.pc = (struct plot_ctx){ .db = store__db(src[0].st), .an = src[0].an, .set = &d.set,
+	d.pc = (struct plot_ctx){ .data = data[0], .an = src[0].an, .set = &d.set,
 				  .kind = "deck", .slide = true };
 	page_title(&d);
 	page_scoreboard(&d);
@@ -542,6 +405,9 @@ int deck__write(const struct deck_source *src, size_t nsrc, const struct claims_
 	} else {
 		r = assemble(&d, out);
 	}
+out:
 	plot_set__clear(&d.set);
+	for (size_t i = 0; loaded && i < nsrc; i++)
+		report_data__free(loaded[i]);
 	return r;
 }

@@ -19,12 +19,14 @@
 
 struct analysis;
 struct claims_board;
+struct report_data;
 struct store;
 
 struct deck_source {
 	const char *db_path; /* as the deck names it */
-	struct store *st;
+	struct store *st; /* read once, when data is NULL */
 	const struct analysis *an;
+	const struct report_data *data; /* the campaign loaded for its report, or NULL */
 };
 
 /* Pages of a deck: title, scoreboard, one per claim, provenance. */

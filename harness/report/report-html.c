@@ -430,8 +430,8 @@ static void runs(FILE *f, const struct report *rp)
 		   "<th class=\"l\">variant</th><th>repetition</th><th class=\"l\">status</th>"
 		   "<th>samples</th><th>wall s</th><th class=\"l\">accel</th><th class=\"l\">note"
 		   "</th></tr></thead><tbody>\n");
-	for (size_t i = 0; i < rp->nruns; i++) {
-		const struct report_run *r = &rp->runs[i];
+	for (size_t i = 0; i < rp->data->nruns; i++) {
+		const struct store_run_row *r = &rp->data->runs[i];
 		char buf[64];
 
 		fprintf(f, "<tr><td>%lld</td>", (long long)r->id);
@@ -442,7 +442,8 @@ static void runs(FILE *f, const struct report *rp)
 		snprintf(buf, sizeof(buf), isnan(r->wall_s) ? "-" : "%.1f", r->wall_s);
 		td(f, NULL, buf);
 		td(f, "l", r->accel);
-		fprintf(f, "<td class=\"l\">%s", r->warmup ? "warm-up, not measured. " : "");
+		fprintf(f, "<td class=\"l\">%s",
+			r->rep < rp->an->ds->warmup ? "warm-up, not measured. " : "");
 		escape_xml(f, r->reason);
 		if (r->kernel_warnings) {
 			fprintf(f, " <strong>kernel warned (%lld): </strong>",
@@ -473,7 +474,8 @@ static void provenance(FILE *f, const struct report *rp)
 		escape_xml(f, ds->v[v].knobs);
 		fprintf(f, "</dd>\n");
 		for (size_t k = 0; k < report_prov_nkeys; k++) {
-			const char *val = report_prov(rp, ds->v[v].name, report_prov_keys[k].key);
+			const char *val =
+				report_data__prov(rp->data, ds->v[v].name, report_prov_keys[k].key);
 
 			if (!val || !*val)
 				continue;

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The report directory: gathers the analysis, the noise figures, the runs
- * and the provenance once, renders the plots, then lets each writer format
- * them; report.md is written here.
+ * The report directory, in three steps: load the campaign once (its
+ * analysis, and report-data.h: runs, provenance, what the plots draw),
+ * analyse it once (noise figures, the kernel x LRU grid), then render the
+ * plots and the deck and let each writer format the result; report.md is
+ * written here. Nothing is written to the store while it is read: an A/A
+ * campaign's noise figures are computed here in memory (the campaign stored
+ * them when it ended), and --noise/--wss copy theirs in before the load.
  */
 #include "claims.h"
 #include "compare.h"
@@ -11,135 +15,10 @@
 #include "report-priv.h"
 #include "store.h"
 #include "util.h"
+#include "wss.h"
 
 #include <math.h>
-#include <sqlite3.h>
 #include <string.h>
-
-const struct prov_key report_prov_keys[] = {
-	{ "kernel.release", "kernel release" },
-	{ "kernel.version", "kernel version string" },
-	{ "kernel.sha256", "kernel image sha256" },
-	{ "kernel.source", "where the kernel came from" },
-	{ "kernel.config_sha256", "kernel .config sha256" },
-	{ "guest.kernel_release", "release the guest reported" },
-	{ "guest.image_sha256", "guest image (initramfs) sha256" },
-	{ "cmdline", "kernel command line" },
-	{ "lru.mode", "LRU mode" },
-	{ "lru.enabled", "/sys/kernel/mm/lru_gen/enabled" },
-	{ "guest.conf.lru_gen/enabled", "lru_gen/enabled read back in the guest" },
-	{ "guest.conf.lru_gen/min_ttl_ms", "min_ttl_ms read back in the guest" },
-	{ "accel", "accelerator" },
-	{ "accel.why", "why this accelerator" },
-	{ "host", "host" },
-	{ "host.kernel", "host kernel" },
-	{ "lrubench.version", "lrubench version" },
-	{ "agent.version", "guest agent version" },
-	{ "qemu.argv", "QEMU command" },
-};
-const size_t report_prov_nkeys = ARRAY_SIZE(report_prov_keys);
-
-static char *col_dup(sqlite3_stmt *q, int i)
-{
-	const char *s = (const char *)sqlite3_column_text(q, i);
-
-	return xstrdup(s ? s : "");
-}
-
-const char *report_prov(const struct report *rp, const char *variant, const char *key)
-{
-	for (size_t i = 0; i < rp->nprov; i++)
-		if (!strcmp(rp->prov[i].variant, variant) && !strcmp(rp->prov[i].key, key))
-			return rp->prov[i].value;
-	return NULL;
-}
-
-static int load_runs(struct report *rp)
-{
-	sqlite3 *db = store__db(rp->st);
-	sqlite3_stmt *q = NULL;
-
-	if (sqlite3_prepare_v2(
-		    db,
-		    "SELECT r.id, v.name, r.rep, r.status, COALESCE(r.reason, ''), "
-		    " (SELECT COUNT(*) FROM sample WHERE run_id = r.id), "
-		    " (SELECT value FROM run_prov WHERE run_id = r.id AND key = 'accel'), "
-		    " (r.ended_ns - r.started_ns) / 1e9, "
-		    " (SELECT COUNT(*) FROM event WHERE run_id = r.id AND kind = 'kernel'), "
-		    " (SELECT text FROM event WHERE run_id = r.id AND kind = 'kernel' ORDER BY id "
-		    "  LIMIT 1) "
-		    "FROM run r JOIN variant v ON v.id = r.variant_id ORDER BY r.ord",
-		    -1, &q, NULL) != SQLITE_OK)
-		return -EIO;
-	while (sqlite3_step(q) == SQLITE_ROW) {
-		struct report_run *r;
-
-		rp->runs = xrealloc(rp->runs, rp->nruns + 1, sizeof(*rp->runs));
-		r = &rp->runs[rp->nruns++];
-		*r = (struct report_run){
-			.id = sqlite3_column_int64(q, 0),
-			.variant = col_dup(q, 1),
-			.rep = sqlite3_column_int(q, 2),
-			.status = col_dup(q, 3),
-			.reason = col_dup(q, 4),
-			.samples = sqlite3_column_int64(q, 5),
-			.accel = col_dup(q, 6),
-			.wall_s = sqlite3_column_type(q, 7) == SQLITE_NULL ?
-					  NAN :
-					  sqlite3_column_double(q, 7),
-			.kernel_warnings = sqlite3_column_int64(q, 8),
-			.first_warning = col_dup(q, 9),
-		};
-		r->warmup = r->rep < rp->an->ds->warmup;
-	}
-	sqlite3_finalize(q);
-
-	/* provenance of each variant: its first run that has any */
-	if (sqlite3_prepare_v2(db,
-			       "SELECT v.name, p.key, p.value FROM variant v JOIN run_prov p ON "
-			       "p.run_id = (SELECT MIN(run_id) FROM run_prov WHERE run_id IN "
-			       "(SELECT id FROM run WHERE variant_id = v.id)) ORDER BY v.id",
-			       -1, &q, NULL) != SQLITE_OK)
-		return -EIO;
-	while (sqlite3_step(q) == SQLITE_ROW) {
-		rp->prov = xrealloc(rp->prov, rp->nprov + 1, sizeof(*rp->prov));
-		rp->prov[rp->nprov++] = (struct report_kv){ .variant = col_dup(q, 0),
-							    .key = col_dup(q, 1),
-							    .value = col_dup(q, 2) };
-	}
-	sqlite3_finalize(q);
-	return 0;
-}
-
-static void report_clear(struct report *rp)
-{
-	for (size_t i = 0; i < rp->nruns; i++) {
-		free(rp->runs[i].variant);
-		free(rp->runs[i].status);
-		free(rp->runs[i].reason);
-		free(rp->runs[i].accel);
-		free(rp->runs[i].first_warning);
-	}
-	for (size_t i = 0; i < rp->nprov; i++) {
-		free(rp->prov[i].variant);
-		free(rp->prov[i].key);
-		free(rp->prov[i].value);
-	}
-	free(rp->runs);
-	free(rp->prov);
-	analysis__free(rp->an);
-	noise__free(rp->nz);
-	wss__free(rp->wss);
-	free(rp->wss_text);
-	plot_set__clear(&rp->plots);
-	free(rp->campaign);
-	free(rp->version);
-	free(rp->created);
-	free(rp->plan_path);
-	free(rp->plan_text);
-	free(rp->qemu_version);
-	free(rp->grid);
-}
 
 static void md_noise(const struct report *rp, FILE *f)
 {
@@ -209,7 +88,6 @@ static double row_mean(const struct dataset *ds, const char *label, size_t v)
 static void md_stalls(const struct report *rp, FILE *f)
 {
 	const struct dataset *ds = rp->an->ds;
-	sqlite3_stmt *q = NULL;
 	bool any = false;
 
 	fprintf(f, "## Reclaim stalls\n\n");
@@ -251,15 +129,9 @@ static void md_stalls(const struct report *rp, FILE *f)
 		    !strcmp(rp->plots.img[i].kind, "stall-heatmap"))
 			fprintf(f, "![%s](plots/%s.svg)\n\n", rp->plots.img[i].title,
 				rp->plots.img[i].name);
-	if (sqlite3_prepare_v2(store__db(rp->st),
-			       "SELECT text, COUNT(*) FROM event WHERE kind = 'skip' AND text LIKE "
-			       "'trace reclaim%' GROUP BY text ORDER BY MIN(id)",
-			       -1, &q, NULL) != SQLITE_OK)
-		return;
-	while (sqlite3_step(q) == SQLITE_ROW)
-		fprintf(f, "- skipped in %d run(s): %s\n", sqlite3_column_int(q, 1),
-			(const char *)sqlite3_column_text(q, 0));
-	sqlite3_finalize(q);
+	for (size_t i = 0; i < rp->data->ntrace_skips; i++)
+		fprintf(f, "- skipped in %lld run(s): %s\n", (long long)rp->data->trace_skips[i].n,
+			rp->data->trace_skips[i].text);
 }
 
 static int write_md(const struct report *rp, const char *path)
@@ -309,12 +181,12 @@ static int write_md(const struct report *rp, const char *path)
 			rp->plots.first_error);
 	fprintf(f, "\n## Runs\n\n```\n%-5s %-16s %-4s %-16s %7s %8s %-5s %s\n", "run", "variant",
 		"rep", "status", "samples", "wall s", "accel", "note");
-	for (size_t i = 0; i < rp->nruns; i++) {
-		const struct report_run *r = &rp->runs[i];
+	for (size_t i = 0; i < rp->data->nruns; i++) {
+		const struct store_run_row *r = &rp->data->runs[i];
 
 		fprintf(f, "%-5lld %-16s %-4d %-16s %7lld %8.1f %-5s %s%s", (long long)r->id,
 			r->variant, r->rep + 1, r->status, (long long)r->samples, r->wall_s,
-			r->accel, r->warmup ? "warm-up (not measured) " : "", r->reason);
+			r->accel, r->rep < ds->warmup ? "warm-up (not measured) " : "", r->reason);
 		if (r->kernel_warnings)
 			fprintf(f, " [KERNEL WARNED x%lld: %s]", (long long)r->kernel_warnings,
 				r->first_warning);
@@ -325,7 +197,8 @@ static int write_md(const struct report *rp, const char *path)
 		fprintf(f, "### %s\n\n- variant: kernel `%s`, LRU `%s`, knobs `%s`\n",
 			ds->v[v].name, ds->v[v].kernel, ds->v[v].lru, ds->v[v].knobs);
 		for (size_t k = 0; k < report_prov_nkeys; k++) {
-			const char *val = report_prov(rp, ds->v[v].name, report_prov_keys[k].key);
+			const char *val =
+				report_data__prov(rp->data, ds->v[v].name, report_prov_keys[k].key);
 
 			if (val && *val)
 				fprintf(f, "- %s (`%s`): `%s`\n", report_prov_keys[k].what,
@@ -351,10 +224,12 @@ static int write_file_with(const struct report *rp, const char *path,
 	return fflush(f) != 0 ? -errno : 0;
 }
 
-static void meta_or(struct store *st, const char *key, const char *def, char **ret)
+/* A meta value, or def when the store has none. */
+static const char *meta_or(const struct report_data *d, const char *key, const char *def)
 {
-	if (store__meta_get(st, key, ret) < 0)
-		*ret = xstrdup(def);
+	const char *v = report_data__meta(d, key);
+
+	return v ? v : def;
 }
 
 static int copy_noise(struct store *from, struct store *to)
@@ -388,30 +263,32 @@ static int import_table(struct store *st, const char *path,
 	return copy(src, st);
 }
 
-/* The working sets and the plan's limits against them, as text (rp->wss_text). */
-static void wss_text(struct report *rp)
+/* The working sets and the plan's limits against them, as text (NULL without working sets). */
+static char *wss_text(const struct report *rp)
 {
 	_cleanup_(plan__freep) struct plan *p = NULL;
 	_cleanup_free_ char *err = NULL;
+	char *text = NULL;
 	size_t len = 0;
 	FILE *f;
 
-	if (wss__load(rp->st, &rp->wss) < 0)
-		return;
-	f = open_memstream(&rp->wss_text, &len);
-	wss__print(rp->wss, f);
+	if (!rp->data->wss)
+		return NULL;
+	f = open_memstream(&text, &len);
+	wss__print(rp->data->wss, f);
 	if (plan__parse(rp->plan_path, rp->plan_text, &p, &err) == 0) {
 		fputc('\n', f);
-		wss__print_limits(rp->wss, p, f);
+		wss__print_limits(rp->data->wss, p, f);
 	}
 	fclose(f);
+	return text;
 }
 
 /* deck.pdf of this campaign alone; a failure is logged there and noted in the reports. */
-static int write_deck(struct report *rp)
+static int write_deck(struct report *rp, struct store *st)
 {
 	const struct analysis *an = rp->an;
-	struct deck_source src = { .db_path = rp->o->db_path, .st = rp->st, .an = an };
+	struct deck_source src = { .db_path = rp->o->db_path, .st = st, .an = an, .data = rp->data };
 	struct claims_board b;
 	int r;
 
@@ -421,17 +298,26 @@ static int write_deck(struct report *rp)
 	return r;
 }
 
-int report__write(struct store *st, const struct report_opts *o, int *ret_status)
+/* The kernel x LRU table into *ret, NULL when the campaign is not a grid. */
+static int grid_text(struct store *st, const struct verdict_opts *vo, char **ret)
 {
-	struct report rp = { .st = st, .o = o };
-	_cleanup_free_ char *md = xasprintf("%s/report.md", o->dir);
-	_cleanup_free_ char *html = xasprintf("%s/index.html", o->dir);
-	_cleanup_free_ char *plots = xasprintf("%s/plots", o->dir);
+	size_t len = 0;
+	FILE *g = open_memstream(ret, &len);
+	int r = compare__grid(st, vo, g);
+
+	fclose(g);
+	if (r < 0 || !len) {
+		free(*ret);
+		*ret = NULL;
+	}
+	return r;
+}
+
+/* Copy in what o asks for (--noise, --wss): before the campaign is read. */
+static int import(struct store *st, const struct report_opts *o)
+{
 	int r;
 
-	r = mkdir_p(o->dir);
-	if (r < 0)
-		return r;
 	if (o->noise_db) {
 		r = import_table(st, o->noise_db, copy_noise);
 		if (r < 0) {
@@ -447,57 +333,83 @@ int report__write(struct store *st, const struct report_opts *o, int *ret_status
 			return r;
 		}
 	}
-	r = analysis__run(st, o->baseline, &o->vo, &rp.an);
+	return 0;
+}
+
+/* The plots, the deck, then each file o asks for. */
+static int render(struct report *rp, struct store *st)
+{
+	const struct report_opts *o = rp->o;
+	_cleanup_free_ char *md = xasprintf("%s/report.md", o->dir);
+	_cleanup_free_ char *html = xasprintf("%s/index.html", o->dir);
+	_cleanup_free_ char *plots = xasprintf("%s/plots", o->dir);
+	int r;
+
+	if (!o->no_plots)
+		rp->plots_rc = plot__all(rp->data, rp->an, plots, &rp->plots);
+	else
+		rp->plots_rc = -ECANCELED;
+	if (rp->plots.failed)
+		log_warn("%zu plot(s) failed, the first: %s", rp->plots.failed,
+			 rp->plots.first_error);
+	if (rp->plots_rc == -ENOENT)
+		log_warn("gnuplot not found: the report has no plots");
+	rp->deck_rc = rp->plots_rc < 0 ? -ECANCELED : write_deck(rp, st);
+	r = write_md(rp, md);
+	if (r == 0)
+		r = write_file_with(rp, html, report_html);
+	if (r == 0 && o->junit)
+		r = write_file_with(rp, o->junit, report_junit);
+	if (r == 0 && o->json)
+		r = write_file_with(rp, o->json, report_json);
+	return r;
+}
+
+int report__write(struct store *st, const struct report_opts *o, int *ret_status)
+{
+	_cleanup_(analysis__freep) struct analysis *an = NULL;
+	_cleanup_(report_data__freep) struct report_data *data = NULL;
+	_cleanup_(noise__freep) struct noise *nz = NULL;
+	_cleanup_free_ char *wss = NULL, *grid = NULL;
+	struct report rp;
+	int r;
+
+	r = mkdir_p(o->dir);
+	if (r == 0)
+		r = import(st, o);
+	/* load */
+	if (r == 0)
+		r = analysis__run(st, o->baseline, &o->vo, &an);
+	if (r == 0)
+		r = report_data__load(st, an, plot__series(), &data);
 	if (r < 0)
 		return r;
-	r = noise__update(st, rp.an);
-	if (r < 0)
-		log_warn("noise figures not stored: %s", strerror(-r));
-	noise__load(st, &rp.nz);
-	meta_or(st, "campaign", "campaign", &rp.campaign);
-	meta_or(st, "lrubench.version", "unknown", &rp.version);
-	meta_or(st, "created", "", &rp.created);
-	meta_or(st, "plan.path", "", &rp.plan_path);
-	meta_or(st, "plan.text", "", &rp.plan_text);
-	meta_or(st, "qemu.version", "unknown", &rp.qemu_version);
-	r = load_runs(&rp);
-	if (r < 0)
-		goto out;
-	wss_text(&rp);
-	{
-		size_t len = 0;
-		FILE *g = open_memstream(&rp.grid, &len);
-
-		r = compare__grid(st, &o->vo, g);
-		fclose(g);
-		if (r < 0)
-			goto out;
-		if (!len) {
-			free(rp.grid);
-			rp.grid = NULL;
-		}
-	}
-	if (!o->no_plots)
-		rp.plots_rc = plot__all(st, rp.an, plots, &rp.plots);
+	/* analyse */
+	if (noise__is_aa(st) && an->ds->nv == 2)
+		noise__aa(an, &nz);
 	else
-		rp.plots_rc = -ECANCELED;
-	if (rp.plots.failed)
-		log_warn("%zu plot(s) failed, the first: %s", rp.plots.failed,
-			 rp.plots.first_error);
-	if (rp.plots_rc == -ENOENT)
-		log_warn("gnuplot not found: the report has no plots");
-	rp.deck_rc = rp.plots_rc < 0 ? -ECANCELED : write_deck(&rp);
-	r = write_md(&rp, md);
+		noise__load(st, &nz);
+	rp = (struct report){
+		.o = o,
+		.data = data,
+		.an = an,
+		.nz = nz,
+		.campaign = meta_or(data, "campaign", "campaign"),
+		.version = meta_or(data, "lrubench.version", "unknown"),
+		.created = meta_or(data, "created", ""),
+		.plan_path = meta_or(data, "plan.path", ""),
+		.plan_text = meta_or(data, "plan.text", ""),
+		.qemu_version = meta_or(data, "qemu.version", "unknown"),
+	};
+	rp.wss_text = wss = wss_text(&rp);
+	r = grid_text(st, &o->vo, &grid);
+	rp.grid = grid;
+	/* render */
 	if (r == 0)
-		r = write_file_with(&rp, html, report_html);
-	if (r == 0 && o->junit)
-		r = write_file_with(&rp, o->junit, report_junit);
-	if (r == 0 && o->json)
-		r = write_file_with(&rp, o->json, report_json);
+		r = render(&rp, st);
+	plot_set__clear(&rp.plots);
 	if (r == 0 && ret_status)
-		*ret_status = analysis__exit_status(rp.an);
-out:
-	report_clear(&rp);
+		*ret_status = analysis__exit_status(an);
 	return r;
 }
 

@@ -561,11 +561,6 @@ const char *store__errmsg(struct store *st)
 
 static int prepare(struct store *st, const char *sql, sqlite3_stmt **ret);
 
-struct sqlite3 *store__db(struct store *st)
-{
-	return st->db;
-}
-
 sqlite3 *store__sqlite(struct store *st)
 {
 	return st->db;

@@ -36,8 +36,6 @@ int store__check_campaign(const char *path, char **ret_err);
 void store__close(struct store *st);
 void store__closep(struct store **st);
 const char *store__errmsg(struct store *st);
-/* The underlying handle, for read-only queries by compare and report code. */
-struct sqlite3 *store__db(struct store *st);
 
 /* Campaign metadata: name, plan text, tool version, host, creation time. */
 int store__meta_set(struct store *st, const char *key, const char *value);
