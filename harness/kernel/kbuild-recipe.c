@@ -5,6 +5,7 @@
  * into a struct kbuild_recipe, every error naming the file and line.
  */
 #include "kernel-build.h"
+#include "ini.h"
 #include "kernel.h"
 #include "util.h"
 
@@ -60,6 +61,7 @@ static const char *const rsec_names[] = { "", "recipe", "source", "patches", "co
 struct rparser {
 	const char *path;
 	char *dir; /* the recipe's directory, for relative paths */
+	struct ini ini;
 	unsigned line;
 	char *err;
 	struct kbuild_recipe *r;
@@ -241,24 +243,25 @@ static const struct recipe_key {
 	{ RSEC_CONFIG, "fragment", add_fragment, true },
 };
 
-static int recipe_key(struct rparser *ps, unsigned seen[], const char *k, const char *v)
+static int recipe_key(struct rparser *ps, const char *k, const char *v)
 {
 	bool in_section = false;
 
 	for (size_t i = 0; i < ARRAY_SIZE(recipe_keys); i++) {
 		const struct recipe_key *rk = &recipe_keys[i];
+		unsigned first;
 
 		if (rk->sec != ps->sec)
 			continue;
 		in_section = true;
 		if (strcmp(rk->key, k))
 			continue;
-		if (!rk->repeat && seen[i])
+		first = ini__once(&ps->ini, rsec_names[ps->sec], k);
+		if (!rk->repeat && first)
 			return rfail(ps, "'%s' given twice in [%s] (first at line %u)", k,
-				     rsec_names[ps->sec], seen[i]);
+				     rsec_names[ps->sec], first);
 		if (!*v)
 			return rfail(ps, "empty value for '%s'", k);
-		seen[i] = ps->line;
 		return rk->set(ps, k, v);
 	}
 	if (!in_section)
@@ -340,71 +343,47 @@ int kbuild_recipe__parse(const char *path, const char *text, struct kbuild_recip
 			 char **ret_err)
 {
 	_cleanup_(kbuild_recipe__freep) struct kbuild_recipe *r = xcalloc(1, sizeof(*r));
-	_cleanup_free_ char *copy = xstrdup(text), *dcopy = xstrdup(path);
-	_cleanup_free_ char *bcopy = xstrdup(path);
+	_cleanup_free_ char *dcopy = xstrdup(path), *bcopy = xstrdup(path), *msg = NULL;
 	struct rparser ps = { .path = path, .r = r };
-	unsigned seen[ARRAY_SIZE(recipe_keys)] = { 0 };
-	char *line, *next, *base;
-	int rc = 0;
+	struct ini_item it;
+	char *base;
+	int rc;
 
 	ps.dir = xstrdup(dirname(dcopy));
+	ini__init(&ps.ini, text);
 	r->path = xstrdup(path);
 	r->text = xstrdup(text);
 	base = basename(bcopy);
 	r->name = ends_with(base, ".ini") ? strndup(base, strlen(base) - 4) : xstrdup(base);
 	r->base = KBUILD_BASE_MINIMAL;
-	for (line = copy; line && rc == 0; line = next) {
-		char *eq, *k, *v;
+	while ((rc = ini__next(&ps.ini, &it, &msg)) > 0) {
+		size_t i;
 
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		ps.line++;
-		if (strlen(line) > 4096) {
-			rc = rfail(&ps, "line longer than 4096 bytes");
-			break;
-		}
-		line = strstrip(line);
-		if (!*line || *line == '#' || *line == ';')
-			continue;
-		if (*line == '[') {
-			char *close = strchr(line, ']');
-			char *name;
-			size_t i;
-
-			if (!close || close[1]) {
-				rc = rfail(&ps, "bad section header '%s'", line);
+		ps.line = ps.ini.line;
+		if (it.key) {
+			rc = recipe_key(&ps, it.key, it.value);
+			if (rc < 0)
 				break;
-			}
-			*close = '\0';
-			name = strstrip(line + 1);
-			for (i = 1; i < ARRAY_SIZE(rsec_names); i++)
-				if (!strcmp(name, rsec_names[i]))
-					break;
-			if (i == ARRAY_SIZE(rsec_names)) {
-				rc = rfail(&ps, "unknown section [%s] (recipe, source, patches, "
-						"config)", name);
-				break;
-			}
-			ps.sec = (enum rsec)i;
 			continue;
 		}
-		eq = strchr(line, '=');
-		if (!eq) {
-			rc = rfail(&ps, "expected 'key = value', got '%s'", line);
+		for (i = 1; i < ARRAY_SIZE(rsec_names); i++)
+			if (!strcmp(it.section, rsec_names[i]))
+				break;
+		if (i == ARRAY_SIZE(rsec_names)) {
+			rc = rfail(&ps, "unknown section [%s] (recipe, source, patches, config)",
+				   it.section);
 			break;
 		}
-		*eq = '\0';
-		k = strstrip(line);
-		v = strstrip(eq + 1);
-		if (!*k) {
-			rc = rfail(&ps, "empty key");
-			break;
-		}
-		rc = recipe_key(&ps, seen, k, v);
+		ps.sec = (enum rsec)i;
+	}
+	if (msg) {
+		/* The tokenizer's message, prefixed and escaped as the parser's own. */
+		ps.line = ps.ini.line;
+		rc = rfail(&ps, "%s", msg);
 	}
 	if (rc == 0)
 		rc = recipe_finish(&ps);
+	ini__clear(&ps.ini);
 	free(ps.dir);
 	if (rc < 0) {
 		*ret_err = ps.err ? ps.err : xasprintf("%s: invalid recipe", path);
@@ -418,25 +397,9 @@ int kbuild_recipe__parse(const char *path, const char *text, struct kbuild_recip
 int kbuild_recipe__load(const char *path, struct kbuild_recipe **ret, char **ret_err)
 {
 	_cleanup_free_ char *text = NULL;
-	size_t len = 0;
-	unsigned nul;
-	int r = read_regular_file(path, 1u << 20, &text, &len);
+	int r = ini__read(path, "kernel recipe", "a recipe", &text, ret_err);
 
-	if (r == -EINVAL) {
-		*ret_err = xasprintf("kernel recipe %s: %s, not a regular file", path,
-				     path_kind(path));
-		return r;
-	}
-	if (r < 0) {
-		*ret_err = xasprintf("kernel recipe %s: %s", path, strerror(-r));
-		return r;
-	}
-	nul = text_nul_line(text, len);
-	if (nul) {
-		*ret_err = xasprintf("%s:%u: a NUL byte: a recipe is text", path, nul);
-		return -EINVAL;
-	}
-	return kbuild_recipe__parse(path, text, ret, ret_err);
+	return r < 0 ? r : kbuild_recipe__parse(path, text, ret, ret_err);
 }
 
 void kbuild_recipe__free(struct kbuild_recipe *r)
