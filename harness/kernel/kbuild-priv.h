@@ -2,7 +2,7 @@
 /*
  * Inside the kernel builder: one build in progress (struct kb) and the steps
  * the files of the build share (kernel-build.c runs them in order). For
- * kernel-build.c and the kbuild-*.c files only.
+ * kernel-build.c and the kbuild-NAME.c files only.
  */
 #ifndef LRUBENCH_KBUILD_PRIV_H
 #define LRUBENCH_KBUILD_PRIV_H
