@@ -3,6 +3,7 @@
 #include "ini.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <string.h>
 
 #define INI_LINE_MAX 4096
@@ -91,6 +92,25 @@ unsigned ini__once(struct ini *ini, const char *section, const char *key)
 		.section = xstrdup(section), .key = xstrdup(key), .line = ini->line,
 	};
 	return 0;
+}
+
+char *ini__vmsg(const char *fmt, va_list ap)
+{
+	_cleanup_free_ char *msg = NULL;
+
+	if (vasprintf(&msg, fmt, ap) < 0)
+		abort();
+	return str_escape(msg);
+}
+
+bool ini__name_ok(const char *s)
+{
+	if (!*s || strlen(s) > 64)
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("._-", *s))
+			return false;
+	return true;
 }
 
 int ini__read(const char *path, const char *label, const char *noun, char **ret_text,

@@ -14,6 +14,8 @@
 #ifndef LRUBENCH_INI_H
 #define LRUBENCH_INI_H
 
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 struct ini_seen;
@@ -50,6 +52,16 @@ int ini__next(struct ini *ini, struct ini_item *ret, char **ret_msg);
 unsigned ini__once(struct ini *ini, const char *section, const char *key);
 /* The line where key was given in section, or 0. */
 unsigned ini__line_of(const struct ini *ini, const char *section, const char *key);
+
+/*
+ * A message about the text (printf format), with whatever it echoes from the
+ * file escaped (str_escape): never raw bytes on a terminal. malloc'd; the
+ * caller prefixes it with the file and line.
+ */
+char *ini__vmsg(const char *fmt, va_list ap);
+
+/* A name as plans and recipes write them: 1 to 64 letters, digits, '.', '_', '-'. */
+bool ini__name_ok(const char *s);
 
 /*
  * Read a file a user names as INI text: a regular file of at most 1 MiB,

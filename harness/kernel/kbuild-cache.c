@@ -168,7 +168,8 @@ int kb__write_manifest(struct kb *b, const char *dir, const char *key, const cha
 			  const char *release, double seconds)
 {
 	_cleanup_free_ char *path = xasprintf("%s/manifest", dir), *text = NULL;
-	_cleanup_free_ char *version = kb__source_version(b->src), *real = realpath(b->r->path, NULL);
+	_cleanup_free_ char *version = kb__source_version(b->src),
+			    *real = realpath(b->r->path, NULL);
 	_cleanup_free_ char *img = xasprintf("%s/bzImage", dir);
 	char csha[65], rsha[65], isha[65], stamp[32];
 	time_t now = time(NULL);

@@ -202,7 +202,8 @@ int kb__resolve_config(struct kb *b, char **ret_config)
 		if (rc < 0) {
 			_cleanup_free_ char *where = kb__at(b, r->base_line);
 
-			kb__fail(b, rc, "%s: base config %s: %s", where, r->base_path, strerror(-rc));
+			kb__fail(b, rc, "%s: base config %s: %s", where, r->base_path,
+				 strerror(-rc));
 		}
 	}
 	if (rc < 0)
@@ -244,7 +245,8 @@ int kb__resolve_config(struct kb *b, char **ret_config)
 			if (rc != 0) {
 				_cleanup_free_ char *tail = kb__tail_lines(b, 10);
 
-				rc = kb__fail(b, -EIO, "%s: merge_config.sh failed:\n%s", desc, tail);
+				rc = kb__fail(b, -EIO, "%s: merge_config.sh failed:\n%s", desc,
+					      tail);
 			}
 		}
 		for (size_t i = 0; i < r->nfragments; i++)
@@ -277,10 +279,11 @@ int kb__resolve_config(struct kb *b, char **ret_config)
 			goto out;
 		}
 		if (rv < 0) {
-			rc = kb__fail(b, rv, "%s: options the fragments set did not survive resolution "
-					 "(a dependency is missing, or the option is not "
-					 "user-visible): %s",
-				  r->path, why);
+			rc = kb__fail(b, rv,
+				      "%s: options the fragments set did not survive resolution "
+				      "(a dependency is missing, or the option is not "
+				      "user-visible): %s",
+				      r->path, why);
 			goto out;
 		}
 	}

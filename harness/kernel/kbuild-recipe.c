@@ -15,16 +15,6 @@
 
 /* ---- kernel values: debian, a recipe, an image ----------------------------- */
 
-static bool name_ok(const char *s)
-{
-	if (!*s || strlen(s) > 64)
-		return false;
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && !strchr("._-", *s))
-			return false;
-	return true;
-}
-
 static bool ends_with(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), m = strlen(suffix);
@@ -42,7 +32,7 @@ enum kernel_spec_kind kernel_spec_kind(const char *spec)
 		return KERNEL_SPEC_RECIPE;
 	if (strchr(spec, '/'))
 		return KERNEL_SPEC_IMAGE;
-	return name_ok(spec) ? KERNEL_SPEC_RECIPE : KERNEL_SPEC_BAD;
+	return ini__name_ok(spec) ? KERNEL_SPEC_RECIPE : KERNEL_SPEC_BAD;
 }
 
 char *kernel_spec_recipe_path(const char *spec, const char *recipes_dir)
@@ -72,15 +62,12 @@ struct rparser {
 static int rfail(struct rparser *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int rfail(struct rparser *ps, const char *fmt, ...)
 {
-	_cleanup_free_ char *msg = NULL, *safe = NULL;
+	_cleanup_free_ char *safe = NULL;
 	va_list ap;
 
 	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		abort();
+	safe = ini__vmsg(fmt, ap);
 	va_end(ap);
-	/* What the message echoes from the file never puts raw bytes on a terminal. */
-	safe = str_escape(msg);
 	free(ps->err);
 	ps->err = ps->line ? xasprintf("%s:%u: %s", ps->path, ps->line, safe)
 			   : xasprintf("%s: %s", ps->path, safe);

@@ -136,8 +136,8 @@ int kb__identify_source(struct kb *b)
 					       rev, NULL };
 
 			if (kb__run_quiet(argv, NULL, &commit, &err) < 0)
-				return kb__fail(b, -ENOENT, "%s: git %s, ref %s: %s", where, r->source,
-					    r->ref, err);
+				return kb__fail(b, -ENOENT, "%s: git %s, ref %s: %s", where,
+						r->source, r->ref, err);
 			b->git_repo = xstrdup(r->source);
 		} else {
 			/* A remote: fetch the ref (shallow) into a bare mirror in the cache. */
@@ -259,13 +259,14 @@ static int materialize_source(struct kb *b, char **ret_tree)
 			_cleanup_free_ char *p = xasprintf("%s/%s", real, built[i]);
 
 			if (access(p, F_OK) == 0)
-				return kb__fail(b, -EEXIST,
-					    "%s: tree %s was built in place (it has %s), and the "
-					    "kernel refuses out-of-tree builds (O=, as lrubench "
-					    "makes) from such a tree: run 'make mrproper' there, or "
-					    "build the committed branch with 'git = %s' and 'ref = "
-					    "BRANCH', which never touches your tree",
-					    where, real, built[i], real);
+				return kb__fail(
+				    b, -EEXIST,
+				    "%s: tree %s was built in place (it has %s), and the "
+				    "kernel refuses out-of-tree builds (O=, as lrubench "
+				    "makes) from such a tree: run 'make mrproper' there, or "
+				    "build the committed branch with 'git = %s' and 'ref = "
+				    "BRANCH', which never touches your tree",
+				    where, real, built[i], real);
 		}
 		*ret_tree = strdup(real);
 		return 0;
@@ -291,7 +292,8 @@ static int materialize_source(struct kb *b, char **ret_tree)
 		const char *argv[] = { "tar", "-xf", tarball, "-C", t, "--strip-components=1",
 				       NULL };
 
-		kb__say(b, KBUILD_STAGE_INFO, "extracting %s into %s (once per tarball)", tarball, dir);
+		kb__say(b, KBUILD_STAGE_INFO, "extracting %s into %s (once per tarball)", tarball,
+			dir);
 		rc = kb__run_logged(b, argv, NULL);
 	} else {
 		_cleanup_free_ char *tar = xasprintf("%s/src.tar", tmp);
@@ -300,8 +302,8 @@ static int materialize_source(struct kb *b, char **ret_tree)
 					  "-o", tar, b->git_commit, NULL };
 		const char *x[] = { "tar", "-xf", tar, "-C", t, NULL };
 
-		kb__say(b, KBUILD_STAGE_INFO, "exporting %s %s into %s (once per commit)", r->source,
-		    b->git_commit, dir);
+		kb__say(b, KBUILD_STAGE_INFO, "exporting %s %s into %s (once per commit)",
+			r->source, b->git_commit, dir);
 		rc = kb__run_logged(b, archive, NULL);
 		if (rc == 0)
 			rc = kb__run_logged(b, x, NULL);
@@ -311,7 +313,8 @@ static int materialize_source(struct kb *b, char **ret_tree)
 		_cleanup_free_ char *tail = kb__tail_lines(b, 10);
 
 		files__rm_rf(tmp);
-		return kb__fail(b, -EIO, "unpacking the source %s failed:\n%s", b->source_desc, tail);
+		return kb__fail(b, -EIO, "unpacking the source %s failed:\n%s", b->source_desc,
+				tail);
 	}
 	if (rename(tmp, dir) < 0 && !files__is_dir(tree)) {
 		rc = -errno;
@@ -391,9 +394,9 @@ int kb__prepare_tree(struct kb *b)
 		if (rc != 0) {
 			_cleanup_free_ char *tail = kb__tail_lines(b, 12);
 
-			return kb__fail(b, -EIO, "%s: patch %s does not apply to %s (%s)%s:\n%s", where,
-				    p->spec, b->source_desc, b->source_id,
-				    i ? " after the patches before it" : "", tail);
+			return kb__fail(b, -EIO, "%s: patch %s does not apply to %s (%s)%s:\n%s",
+					where, p->spec, b->source_desc, b->source_id,
+					i ? " after the patches before it" : "", tail);
 		}
 	}
 	return 0;

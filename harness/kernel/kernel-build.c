@@ -312,7 +312,8 @@ static int build_locked(struct kb *b, bool config_only, struct kbuild **ret, cha
 
 		if (kbuild__open(dir, ret, &err) == 0) {
 			/* Other inputs, same result: e.g. a fragment that changed nothing. */
-			kb__say(b, KBUILD_STAGE_INFO, "the resolved config was built before: %s", dir);
+			kb__say(b, KBUILD_STAGE_INFO, "the resolved config was built before: %s",
+				dir);
 			kb__manifest_recipe(*ret, b->r);
 			kb__index_write(b, key);
 			goto out;

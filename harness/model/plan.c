@@ -28,15 +28,12 @@ struct parser {
 static int fail(struct parser *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int fail(struct parser *ps, const char *fmt, ...)
 {
-	_cleanup_free_ char *msg = NULL, *safe = NULL;
+	_cleanup_free_ char *safe = NULL;
 	va_list ap;
 
 	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		abort();
+	safe = ini__vmsg(fmt, ap);
 	va_end(ap);
-	/* What the message echoes from the file never puts raw bytes on a terminal. */
-	safe = str_escape(msg);
 	ps->err = xasprintf("%s:%d: %s", ps->path, ps->line, safe);
 	return -EINVAL;
 }
@@ -76,16 +73,6 @@ static void kv_free(struct kv *kv, size_t n)
 		free(kv[i].value);
 	}
 	free(kv);
-}
-
-static bool name_ok(const char *s)
-{
-	if (!*s || strlen(s) > 64)
-		return false;
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && !strchr("._-", *s))
-			return false;
-	return true;
 }
 
 int lru_mode_parse(const char *s, unsigned *ret)
@@ -285,7 +272,7 @@ static int check_name(struct parser *ps, void *obj, const char *k, const char *v
 {
 	(void)obj;
 	(void)k;
-	return name_ok(v) ? 0 : fail(ps, "bad name '%s' (letters, digits, '.', '_', '-')", v);
+	return ini__name_ok(v) ? 0 : fail(ps, "bad name '%s' (letters, digits, '.', '_', '-')", v);
 }
 
 static int set_repetitions(struct parser *ps, void *obj, const char *k, const char *v)
@@ -405,7 +392,7 @@ static int check_zram_comp(struct parser *ps, void *obj, const char *k, const ch
 {
 	(void)obj;
 	(void)k;
-	return name_ok(v) ? 0 : fail(ps, "bad zram_comp '%s'", v);
+	return ini__name_ok(v) ? 0 : fail(ps, "bad zram_comp '%s'", v);
 }
 
 static int check_thp(struct parser *ps, void *obj, const char *k, const char *v)
@@ -540,7 +527,7 @@ static int set_variant_memcg(struct parser *ps, void *obj, const char *k, const 
 	if (!file || file == k + 6)
 		return fail(ps, "bad key '%s' (memcg.NAME.memory.FILE)", k);
 	name = strndup(k + 6, (size_t)(file - (k + 6)));
-	if (!name_ok(name))
+	if (!ini__name_ok(name))
 		return fail(ps, "bad memcg name in '%s'", k);
 	r = memcg_file(ps, file + 1, v, &val);
 	if (r == -ENOENT)
@@ -748,7 +735,7 @@ static int check_memcg_name(struct parser *ps, void *obj, const char *k, const c
 {
 	(void)obj;
 	(void)k;
-	return name_ok(v) ? 0 : fail(ps, "bad memcg name '%s'", v);
+	return ini__name_ok(v) ? 0 : fail(ps, "bad memcg name '%s'", v);
 }
 
 static int set_after(struct parser *ps, void *obj, const char *k, const char *v)
@@ -891,7 +878,7 @@ static int section_start(struct parser *ps, char *hdr)
 	if (strcmp(hdr, "variant") && strcmp(hdr, "memcg") && strcmp(hdr, "workload"))
 		return fail(ps, "unknown section [%s] (campaign, guest, variant, memcg, workload)",
 			    hdr);
-	if (!name || !name_ok(name))
+	if (!name || !ini__name_ok(name))
 		return fail(ps, "[%s] needs a name of letters, digits, '.', '_' or '-', got '%s'",
 			    hdr, name ? name : "");
 	if (!strcmp(hdr, "variant")) {
@@ -1002,7 +989,7 @@ static int variant_expand(struct parser *ps, const struct plan_variant *v,
 			if (!isalnum((unsigned char)*ch) && !strchr("._-", *ch))
 				*ch = '_';
 		ps->line = v->sweeps[0].line;
-		if (!name_ok(name)) {
+		if (!ini__name_ok(name)) {
 			r = fail(ps, "swept variant name '%s' is longer than 64 characters", name);
 			break;
 		}
