@@ -181,13 +181,12 @@ bench: deps all $(BUILD)/bench-ingest $(BUILD)/tests/test-verdict-sim $(BUILD)/t
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := stream plan recipe
 FUZZ_SRCS_stream := harness/store/stream.c harness/common/util.c
-FUZZ_SRCS_plan := harness/model/plan.c workloads/catalogue.c harness/kernel/kernel-build.c \
-	harness/kernel/kernel-workspace.c harness/kernel/kernel.c \
-	harness/kernel/kernel-version.c harness/base/spawn.c harness/common/util.c
+FUZZ_SRCS_plan := harness/model/plan.c workloads/catalogue.c harness/base/ini.c \
+	harness/kernel/kbuild-recipe.c harness/kernel/kernel.c harness/kernel/kernel-version.c \
+	harness/base/files.c harness/base/spawn.c harness/common/util.c
 FUZZ_LIBS_plan := -lcrypto
-FUZZ_SRCS_recipe := harness/kernel/kernel-build.c harness/kernel/kernel-workspace.c harness/kernel/kernel.c \
-	harness/kernel/kernel-version.c \
-	harness/base/spawn.c harness/common/util.c
+FUZZ_SRCS_recipe := harness/base/ini.c harness/kernel/kbuild-recipe.c harness/kernel/kernel.c \
+	harness/kernel/kernel-version.c harness/base/files.c harness/base/spawn.c harness/common/util.c
 FUZZ_LIBS_recipe := -lcrypto
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE $(HARNESS_INC) \
 	-Iworkloads -DLRUBENCH_VERSION='"$(VERSION)"'

@@ -13,6 +13,8 @@
 #ifndef LRUBENCH_COMPARE_H
 #define LRUBENCH_COMPARE_H
 
+#include "numfmt.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -57,8 +59,7 @@ int compare__grid_find(const struct dataset *ds, struct compare_grid *ret);
 /* The kernel x LRU table, when the campaign in st is such a grid; nothing otherwise. 0 or -errno. */
 int compare__grid(struct store *st, const struct verdict_opts *o, FILE *out);
 
-/* Number formats shared by the reports: at most 9 columns ("123456789", "12.3M"). */
-void fmt_num(char *buf, size_t len, double x);
+/* Number formats shared by the reports: fmt_num (numfmt.h), and: */
 /* A relative change as "+11.8%", "-0.3%", "+250%", "+inf"; "-" for NAN. */
 void fmt_pct(char *buf, size_t len, double x);
 /* An adjusted p-value: "0.031", "<0.001", "-". */

@@ -366,24 +366,35 @@ unsigned text_nul_line(const char *buf, size_t len)
 	return line;
 }
 
-int write_file(const char *path, const char *s)
+int write_all(int fd, const void *buf, size_t len)
 {
-	_cleanup_close_ int fd = -1;
-	size_t len = strlen(s), off = 0;
+	const char *p = buf;
 
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	while (off < len) {
-		ssize_t n = write(fd, s + off, len - off);
+	while (len) {
+		ssize_t n = write(fd, p, len);
 
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			return -errno;
 		}
-		off += (size_t)n;
+		p += n;
+		len -= (size_t)n;
 	}
+	return 0;
+}
+
+int write_file(const char *path, const char *s)
+{
+	_cleanup_close_ int fd = -1;
+	int r;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	r = write_all(fd, s, strlen(s));
+	if (r < 0)
+		return r;
 	if (close(TAKE_FD(fd)) < 0)
 		return -errno;
 	return 0;

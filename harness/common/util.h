@@ -97,7 +97,9 @@ int read_regular_file(const char *path, size_t limit, char **ret_buf, size_t *re
 const char *path_kind(const char *path);
 /* The line (from 1) of the first NUL byte in buf[0..len), or 0 if none: text has none. */
 unsigned text_nul_line(const char *buf, size_t len);
-/* Write a string to a file (open, write all, close). */
+/* Write all of buf to fd, through short writes and EINTR: 0 or -errno. */
+int write_all(int fd, const void *buf, size_t len);
+/* Write a string to an existing file (open, write all, close): sysfs, cgroup files. */
 int write_file(const char *path, const char *s);
 
 /* mkdir -p: every missing directory on the way, mode 0755. */

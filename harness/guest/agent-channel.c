@@ -191,22 +191,6 @@ bool channel_value(struct channel *ch, const char *source, const char *scope, co
 	return true;
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 int channel_flush(struct channel *ch)
 {
 	int r = 0;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "kernel.h"
+#include "files.h"
 #include "kernel-version.h"
 #include "spawn.h"
 #include "util.h"
@@ -357,20 +358,6 @@ static int bzimage_version(const char *path, char **ret_version, char **ret_err)
 	return 0;
 }
 
-static bool file_exists(const char *p)
-{
-	struct stat st;
-
-	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-static bool dir_exists(const char *p)
-{
-	struct stat st;
-
-	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 /* build/tools/extract-ikconfig, beside the lrubench binary. */
 static char *tool_path(const char *name)
 {
@@ -391,7 +378,7 @@ static int ikconfig_extract(const char *image, char **ret_config)
 	struct spawn_opts o = { .ret_stdout = &out, .stdout_limit = 4u << 20 };
 	_cleanup_free_ char *err = NULL;
 
-	if (!tool || !file_exists(tool))
+	if (!tool || !files__is_file(tool))
 		return -ENOENT;
 	o.ret_stderr = &err;
 	if (spawn_run(argv, &o) != 0 || !out || !strstr(out, "CONFIG_"))
@@ -453,7 +440,7 @@ int kernel__open(const char *image, const char *config_path, const char *modules
 		for (size_t i = 0; names[i] && !k->config_path; i++) {
 			char *p = xasprintf("%s/%s", dir, names[i]);
 
-			if (file_exists(p))
+			if (files__is_file(p))
 				k->config_path = p;
 			else
 				free(p);
@@ -461,7 +448,7 @@ int kernel__open(const char *image, const char *config_path, const char *modules
 		if (!k->config_path) {
 			char *p = xasprintf("%s/config-%s", dir, k->release);
 
-			if (file_exists(p))
+			if (files__is_file(p))
 				k->config_path = p;
 			else
 				free(p);
@@ -485,7 +472,7 @@ int kernel__open(const char *image, const char *config_path, const char *modules
 
 	/* Modules: given, or lib/modules/RELEASE beside the image or its parent. */
 	if (modules_dir) {
-		if (!dir_exists(modules_dir)) {
+		if (!files__is_dir(modules_dir)) {
 			*ret_err = xasprintf("modules directory %s: not a directory", modules_dir);
 			return -ENOENT;
 		}
@@ -496,7 +483,7 @@ int kernel__open(const char *image, const char *config_path, const char *modules
 		for (size_t i = 0; ups[i] && !k->modules_dir; i++) {
 			char *p = xasprintf("%s%s/lib/modules/%s", dir, ups[i], k->release);
 
-			if (dir_exists(p))
+			if (files__is_dir(p))
 				k->modules_dir = realpath(p, NULL);
 			free(p);
 		}
@@ -540,7 +527,7 @@ static char *newest_cached(const char *cache_dir, const char *prefix)
 		if (strncmp(e->d_name, prefix, strlen(prefix)))
 			continue;
 		marker = xasprintf("%s/%s/complete", cache_dir, e->d_name);
-		if (file_exists(marker) && (!best || strverscmp(e->d_name, best) > 0)) {
+		if (files__is_file(marker) && (!best || strverscmp(e->d_name, best) > 0)) {
 			free(best);
 			best = xstrdup(e->d_name);
 		}
@@ -662,7 +649,7 @@ int kernel__debian(const char *cache_dir, const char *series, char **ret_image, 
 	dir = xasprintf("%s/%s", cache_dir, name);
 	release = name + strlen("debian-");
 	marker = xasprintf("%s/complete", dir);
-	if (!file_exists(marker)) {
+	if (!files__is_file(marker)) {
 		_cleanup_free_ char *deb = NULL, *listing = NULL;
 		const char *dl[] = { "apt-get", "download", NULL, NULL };
 		const char *ls[] = { "ls", NULL };
@@ -729,7 +716,7 @@ int kernel__debian(const char *cache_dir, const char *series, char **ret_image, 
 		close(open(marker, O_WRONLY | O_CREAT, 0644));
 	}
 	*ret_image = xasprintf("%s/boot/vmlinuz-%s", dir, release);
-	if (!file_exists(*ret_image)) {
+	if (!files__is_file(*ret_image)) {
 		*ret_err = xasprintf("%s: missing from the cached package", *ret_image);
 		free(*ret_image);
 		return -ENOENT;

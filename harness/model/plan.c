@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "plan.h"
 #include "catalogue.h"
+#include "ini.h"
 #include "kernel-build.h"
 #include "util.h"
 
@@ -10,37 +11,29 @@
 
 enum section { SEC_NONE, SEC_CAMPAIGN, SEC_GUEST, SEC_VARIANT, SEC_MEMCG, SEC_WORKLOAD };
 
-/* A key given in a section: a key given twice is refused, and checks made later name its line. */
-struct seen_key {
-	char *sec; /* "guest", "variant NAME": what the section header says */
-	char *key;
-	int line;
-};
-
 struct parser {
 	const char *path;
 	int line;
 	char *err;
 	struct plan *p;
 	enum section sec;
-	char *sec_name; /* the current section's header, for seen keys */
-	struct seen_key *seen;
-	size_t nseen;
+	/* The current section's header ("guest", "variant NAME"): the keys each
+	 * gave are kept in ini, so that a key given twice is refused, and checks
+	 * made later name its line. */
+	char *sec_name;
+	struct ini ini;
 	int bounds_line; /* where min/max_repetitions or max_time was set */
 };
 
 static int fail(struct parser *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int fail(struct parser *ps, const char *fmt, ...)
 {
-	_cleanup_free_ char *msg = NULL, *safe = NULL;
+	_cleanup_free_ char *safe = NULL;
 	va_list ap;
 
 	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		abort();
+	safe = ini__vmsg(fmt, ap);
 	va_end(ap);
-	/* What the message echoes from the file never puts raw bytes on a terminal. */
-	safe = str_escape(msg);
 	ps->err = xasprintf("%s:%d: %s", ps->path, ps->line, safe);
 	return -EINVAL;
 }
@@ -48,27 +41,20 @@ static int fail(struct parser *ps, const char *fmt, ...)
 /* The line where key was given in section sec ("memcg wl"), or 0. */
 static int seen_line(const struct parser *ps, const char *sec, const char *key)
 {
-	for (size_t i = 0; i < ps->nseen; i++)
-		if (!strcmp(ps->seen[i].sec, sec) && !strcmp(ps->seen[i].key, key))
-			return ps->seen[i].line;
-	return 0;
+	return (int)ini__line_of(&ps->ini, sec, key);
 }
 
 /*
  * Every key once per section (a [guest] given twice is one section): the
- * same rule, and message, as a recipe's single keys (kernel-build.c).
+ * same rule, and message, as a recipe's single keys (kbuild-recipe.c).
  */
 static int key_once(struct parser *ps, const char *key)
 {
-	int first = seen_line(ps, ps->sec_name, key);
+	unsigned first = ini__once(&ps->ini, ps->sec_name, key);
 
 	if (first)
-		return fail(ps, "'%s' given twice in [%s] (first at line %d)", key, ps->sec_name,
+		return fail(ps, "'%s' given twice in [%s] (first at line %u)", key, ps->sec_name,
 			    first);
-	ps->seen = xrealloc(ps->seen, ps->nseen + 1, sizeof(*ps->seen));
-	ps->seen[ps->nseen++] = (struct seen_key){
-		.sec = xstrdup(ps->sec_name), .key = xstrdup(key), .line = ps->line,
-	};
 	return 0;
 }
 
@@ -87,16 +73,6 @@ static void kv_free(struct kv *kv, size_t n)
 		free(kv[i].value);
 	}
 	free(kv);
-}
-
-static bool name_ok(const char *s)
-{
-	if (!*s || strlen(s) > 64)
-		return false;
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && !strchr("._-", *s))
-			return false;
-	return true;
 }
 
 int lru_mode_parse(const char *s, unsigned *ret)
@@ -194,121 +170,263 @@ static bool thp_ok(const char *v)
 	return !strcmp(v, "never") || !strcmp(v, "always") || !strcmp(v, "madvise");
 }
 
+/* How a key's text becomes the field at its row's offset. */
+enum key_type {
+	KEY_STR,    /* char *, replaced */
+	KEY_INT,    /* int, from min to max */
+	KEY_I64,    /* int64_t, from min to max */
+	KEY_SIZE,   /* uint64_t bytes: 512M, 2G */
+	KEY_MS,     /* uint64_t milliseconds: 500ms, 30s, 2m */
+	KEY_ON_OFF, /* int: 1 on, 0 off */
+	KEY_BOOL,   /* bool: on or off */
+	KEY_FN,     /* the row's set() takes the value */
+};
+
+enum {
+	KEY_SWEEP = 1 << 0,	 /* [variant]: takes a list, one variant per value */
+	KEY_NEEDS_TYPE = 1 << 1, /* [workload]: only after 'type' (else a parameter) */
+};
+
+/*
+ * One key of a section: adding a key is adding a row. A key ending in '.'
+ * is a prefix (sysctl.vm.swappiness). Each hook returns 0 or fail()'s error.
+ */
+struct key_def {
+	const char *key;
+	enum key_type type;
+	size_t off;	/* of the field, in the section's object */
+	int min, max;	/* KEY_INT, KEY_I64 */
+	/* Before the value is stored: what the type alone does not check. */
+	int (*check)(struct parser *ps, void *obj, const char *k, const char *v);
+	/* KEY_FN: takes the value. */
+	int (*set)(struct parser *ps, void *obj, const char *k, const char *v);
+	/* After: the stored value against what it must be. */
+	int (*then)(struct parser *ps, void *obj, const char *v);
+	unsigned flags;
+	const char *help;
+};
+
+static const struct key_def *key_find(const struct key_def *keys, size_t n, const char *k)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strlen(keys[i].key);
+
+		if (keys[i].key[len - 1] == '.' ? !strncmp(k, keys[i].key, len)
+						: !strcmp(k, keys[i].key))
+			return &keys[i];
+	}
+	return NULL;
+}
+
+/* Store v into obj as row d says. */
+static int key_set(struct parser *ps, const struct key_def *d, void *obj, const char *k,
+		   const char *v)
+{
+	void *field = (char *)obj + d->off;
+	int r = d->check ? d->check(ps, obj, k, v) : 0;
+
+	if (r < 0)
+		return r;
+	switch (d->type) {
+	case KEY_STR:
+		r = set_str(ps, field, k, v);
+		break;
+	case KEY_INT:
+		r = set_int(ps, field, k, v, d->min, d->max);
+		break;
+	case KEY_I64: {
+		int x = 0;
+
+		r = set_int(ps, &x, k, v, d->min, d->max);
+		*(int64_t *)field = x;
+		break;
+	}
+	case KEY_SIZE:
+		r = set_size(ps, field, k, v);
+		break;
+	case KEY_MS:
+		r = set_ms(ps, field, k, v);
+		break;
+	case KEY_ON_OFF:
+		r = set_on_off(ps, field, k, v);
+		break;
+	case KEY_BOOL: {
+		int on = 0;
+
+		r = set_on_off(ps, &on, k, v);
+		*(bool *)field = on;
+		break;
+	}
+	case KEY_FN:
+		r = d->set(ps, obj, k, v);
+		break;
+	}
+	if (r == 0 && d->then)
+		r = d->then(ps, obj, v);
+	return r;
+}
+
+/* ---- [campaign] ---- */
+
+static int check_name(struct parser *ps, void *obj, const char *k, const char *v)
+{
+	(void)obj;
+	(void)k;
+	return ini__name_ok(v) ? 0 : fail(ps, "bad name '%s' (letters, digits, '.', '_', '-')", v);
+}
+
+static int set_repetitions(struct parser *ps, void *obj, const char *k, const char *v)
+{
+	struct plan *p = obj;
+	int reps = 0;
+	int r;
+
+	if (!strcmp(v, "auto")) {
+		p->adaptive = true;
+		return 0;
+	}
+	r = set_int(ps, &reps, k, v, 1, 1000);
+	p->adaptive = false;
+	p->repetitions = reps;
+	return r;
+}
+
+/* min_repetitions, max_repetitions, max_time: checked against repetitions at the end. */
+static int then_bounds(struct parser *ps, void *obj, const char *v)
+{
+	(void)obj;
+	(void)v;
+	ps->bounds_line = ps->line;
+	return 0;
+}
+
+static int set_seed(struct parser *ps, void *obj, const char *k, const char *v)
+{
+	int r = parse_u64(v, &((struct plan *)obj)->seed);
+
+	(void)k;
+	return r < 0 ? fail(ps, "bad seed '%s'%s", v, num_why(v, r)) : 0;
+}
+
+static int then_interval(struct parser *ps, void *obj, const char *v)
+{
+	if (((struct plan *)obj)->interval_ms < 10)
+		return fail(ps, "interval '%s' is below 10ms", v);
+	return 0;
+}
+
+static int then_timeout(struct parser *ps, void *obj, const char *v)
+{
+	if (!((struct plan *)obj)->timeout_ms)
+		return fail(ps, "timeout '%s' is zero: every run would time out at once", v);
+	return 0;
+}
+
+#define PLAN_FIELD(f) offsetof(struct plan, f)
+
+static const struct key_def campaign_keys[] = {
+	{ "name", KEY_STR, PLAN_FIELD(name), .check = check_name,
+	  .help = "the campaign's name (letters, digits, '.', '_', '-')" },
+	{ "repetitions", KEY_FN, .set = set_repetitions,
+	  .help = "runs of each variant (1 to 1000), or auto: blocks until decided" },
+	{ "min_repetitions", KEY_INT, PLAN_FIELD(min_repetitions), 2, 1000, .then = then_bounds,
+	  .help = "with repetitions = auto: the first blocks" },
+	{ "max_repetitions", KEY_INT, PLAN_FIELD(max_repetitions), 2, 1000, .then = then_bounds,
+	  .help = "with repetitions = auto: the most blocks" },
+	{ "max_time", KEY_MS, PLAN_FIELD(max_time_ms), .then = then_bounds,
+	  .help = "with repetitions = auto: no new block after this long" },
+	{ "retries", KEY_INT, PLAN_FIELD(retries), 0, 10,
+	  .help = "re-runs of a run whose infrastructure failed" },
+	{ "warmup", KEY_INT, PLAN_FIELD(warmup), 0, 999,
+	  .help = "first repetitions of each variant, run but not measured" },
+	{ "seed", KEY_FN, .set = set_seed, .help = "the seed of the run order and workloads" },
+	{ "interval", KEY_MS, PLAN_FIELD(interval_ms), .then = then_interval,
+	  .help = "the sampling interval (10ms at least)" },
+	{ "timeout", KEY_MS, PLAN_FIELD(timeout_ms), .then = then_timeout,
+	  .help = "a run's time limit" },
+	{ "baseline", KEY_STR, PLAN_FIELD(baseline), .help = "the variant others are compared to" },
+};
+
 static int campaign_key(struct parser *ps, const char *k, const char *v)
 {
-	struct plan *p = ps->p;
-	int reps = 0;
+	const struct key_def *d = key_find(campaign_keys, ARRAY_SIZE(campaign_keys), k);
 
-	if (!strcmp(k, "name")) {
-		if (!name_ok(v))
-			return fail(ps, "bad name '%s' (letters, digits, '.', '_', '-')", v);
-		return set_str(ps, &p->name, k, v);
-	}
-	if (!strcmp(k, "repetitions")) {
-		int r;
-
-		if (!strcmp(v, "auto")) {
-			p->adaptive = true;
-			return 0;
-		}
-		r = set_int(ps, &reps, k, v, 1, 1000);
-		p->adaptive = false;
-		p->repetitions = reps;
-		return r;
-	}
-	if (!strcmp(k, "min_repetitions")) {
-		ps->bounds_line = ps->line;
-		return set_int(ps, &p->min_repetitions, k, v, 2, 1000);
-	}
-	if (!strcmp(k, "max_repetitions")) {
-		ps->bounds_line = ps->line;
-		return set_int(ps, &p->max_repetitions, k, v, 2, 1000);
-	}
-	if (!strcmp(k, "max_time")) {
-		ps->bounds_line = ps->line;
-		return set_ms(ps, &p->max_time_ms, k, v);
-	}
-	if (!strcmp(k, "retries"))
-		return set_int(ps, &p->retries, k, v, 0, 10);
-	if (!strcmp(k, "warmup"))
-		return set_int(ps, &p->warmup, k, v, 0, 999);
-	if (!strcmp(k, "seed"))
-	{
-		int r = parse_u64(v, &p->seed);
-
-		return r < 0 ? fail(ps, "bad seed '%s'%s", v, num_why(v, r)) : 0;
-	}
-	if (!strcmp(k, "interval")) {
-		int r = set_ms(ps, &p->interval_ms, k, v);
-
-		if (r == 0 && p->interval_ms < 10)
-			return fail(ps, "interval '%s' is below 10ms", v);
-		return r;
-	}
-	if (!strcmp(k, "timeout")) {
-		int r = set_ms(ps, &p->timeout_ms, k, v);
-
-		if (r == 0 && !p->timeout_ms)
-			return fail(ps, "timeout '%s' is zero: every run would time out at once", v);
-		return r;
-	}
-	if (!strcmp(k, "baseline"))
-		return set_str(ps, &p->baseline, k, v);
-	return fail(ps, "unknown key '%s' in [campaign]", k);
+	if (!d)
+		return fail(ps, "unknown key '%s' in [campaign]", k);
+	return key_set(ps, d, ps->p, k, v);
 }
+
+/* ---- [guest] ---- */
+
+static int then_memory(struct parser *ps, void *obj, const char *v)
+{
+	if (!((struct plan *)obj)->mem_bytes)
+		return fail(ps, "memory '%s' is zero: the guest needs some", v);
+	return 0;
+}
+
+static int check_swap(struct parser *ps, void *obj, const char *k, const char *v)
+{
+	(void)obj;
+	(void)k;
+	if (strcmp(v, "zram") && strcmp(v, "none"))
+		return fail(ps, "bad swap '%s' (zram or none)", v);
+	return 0;
+}
+
+static int then_swap_size(struct parser *ps, void *obj, const char *v)
+{
+	if (!((struct plan *)obj)->swap_bytes)
+		return fail(ps, "swap_size '%s' is zero (swap = none for no swap)", v);
+	return 0;
+}
+
+static int then_scratch_size(struct parser *ps, void *obj, const char *v)
+{
+	if (((struct plan *)obj)->scratch_bytes < (64ull << 20))
+		return fail(ps, "scratch_size '%s' is below 64M", v);
+	return 0;
+}
+
+static int check_zram_comp(struct parser *ps, void *obj, const char *k, const char *v)
+{
+	(void)obj;
+	(void)k;
+	return ini__name_ok(v) ? 0 : fail(ps, "bad zram_comp '%s'", v);
+}
+
+static int check_thp(struct parser *ps, void *obj, const char *k, const char *v)
+{
+	(void)obj;
+	(void)k;
+	return thp_ok(v) ? 0 : fail(ps, "bad thp '%s' (never, always or madvise)", v);
+}
+
+static const struct key_def guest_keys[] = {
+	{ "memory", KEY_SIZE, PLAN_FIELD(mem_bytes), .then = then_memory,
+	  .help = "the guest's memory" },
+	{ "cpus", KEY_INT, PLAN_FIELD(cpus), 1, 256, .help = "the guest's CPUs" },
+	{ "swap", KEY_STR, PLAN_FIELD(swap), .check = check_swap, .help = "zram or none" },
+	{ "swap_size", KEY_SIZE, PLAN_FIELD(swap_bytes), .then = then_swap_size,
+	  .help = "the zram device's size" },
+	{ "scratch_size", KEY_SIZE, PLAN_FIELD(scratch_bytes), .then = then_scratch_size,
+	  .help = "the scratch disk's size (64M at least; default max(2G, 4 x memory))" },
+	{ "zram_comp", KEY_STR, PLAN_FIELD(zram_comp), .check = check_zram_comp,
+	  .help = "the zram compressor" },
+	{ "thp", KEY_STR, PLAN_FIELD(thp), .check = check_thp,
+	  .help = "transparent huge pages: never, always or madvise" },
+	{ "cmdline", KEY_STR, PLAN_FIELD(cmdline), .help = "added to the kernel's command line" },
+	{ "trace", KEY_BOOL, PLAN_FIELD(trace),
+	  .help = "on: reclaim stall histograms from the vmscan tracepoints" },
+};
 
 static int guest_key(struct parser *ps, const char *k, const char *v)
 {
-	struct plan *p = ps->p;
+	const struct key_def *d = key_find(guest_keys, ARRAY_SIZE(guest_keys), k);
 
-	if (!strcmp(k, "memory")) {
-		int r = set_size(ps, &p->mem_bytes, k, v);
-
-		if (r == 0 && !p->mem_bytes)
-			return fail(ps, "memory '%s' is zero: the guest needs some", v);
-		return r;
-	}
-	if (!strcmp(k, "cpus"))
-		return set_int(ps, &p->cpus, k, v, 1, 256);
-	if (!strcmp(k, "swap")) {
-		if (strcmp(v, "zram") && strcmp(v, "none"))
-			return fail(ps, "bad swap '%s' (zram or none)", v);
-		return set_str(ps, &p->swap, k, v);
-	}
-	if (!strcmp(k, "swap_size")) {
-		int r = set_size(ps, &p->swap_bytes, k, v);
-
-		if (r == 0 && !p->swap_bytes)
-			return fail(ps, "swap_size '%s' is zero (swap = none for no swap)", v);
-		return r;
-	}
-	if (!strcmp(k, "scratch_size")) {
-		int r = set_size(ps, &p->scratch_bytes, k, v);
-
-		if (r == 0 && p->scratch_bytes < (64ull << 20))
-			return fail(ps, "scratch_size '%s' is below 64M", v);
-		return r;
-	}
-	if (!strcmp(k, "zram_comp")) {
-		if (!name_ok(v))
-			return fail(ps, "bad zram_comp '%s'", v);
-		return set_str(ps, &p->zram_comp, k, v);
-	}
-	if (!strcmp(k, "thp")) {
-		if (!thp_ok(v))
-			return fail(ps, "bad thp '%s' (never, always or madvise)", v);
-		return set_str(ps, &p->thp, k, v);
-	}
-	if (!strcmp(k, "cmdline"))
-		return set_str(ps, &p->cmdline, k, v);
-	if (!strcmp(k, "trace")) {
-		int on = 0;
-		int r = set_on_off(ps, &on, k, v);
-
-		p->trace = on;
-		return r;
-	}
-	return fail(ps, "unknown key '%s' in [guest]", k);
+	if (!d)
+		return fail(ps, "unknown key '%s' in [guest]", k);
+	return key_set(ps, d, ps->p, k, v);
 }
 
 /* A memcg control file and its value; *ret is what is written to the file (sizes in bytes). */
@@ -347,82 +465,109 @@ static int memcg_file(struct parser *ps, const char *k, const char *v, char **re
 	return -ENOENT;
 }
 
+/* ---- [variant NAME] ---- */
+
+static int check_kernel(struct parser *ps, void *obj, const char *k, const char *v)
+{
+	(void)obj;
+	(void)k;
+	if (kernel_spec_kind(v) == KERNEL_SPEC_BAD)
+		return fail(ps, "bad kernel '%s' (debian, a recipe: NAME for kernels/NAME.ini "
+				"or a FILE.ini, or a bzImage path holding a '/')", v);
+	return 0;
+}
+
+static int check_lru(struct parser *ps, void *obj, const char *k, const char *v)
+{
+	struct plan_variant *var = obj;
+
+	(void)k;
+	if (lru_mode_parse(v, &var->lru_enabled) < 0)
+		return fail(ps, "bad lru '%s' (classic, mglru, or a value 0x0..0x7 for "
+				"/sys/kernel/mm/lru_gen/enabled)", v);
+	return 0;
+}
+
+static int then_read_ahead(struct parser *ps, void *obj, const char *v)
+{
+	(void)v;
+	((struct plan_variant *)obj)->read_ahead_line = ps->line;
+	return 0;
+}
+
+static int set_sysctl(struct parser *ps, void *obj, const char *k, const char *v)
+{
+	struct plan_variant *var = obj;
+	_cleanup_free_ char *path = NULL;
+
+	if (!k[7])
+		return fail(ps, "unknown key '%s' in [variant %s]", k, var->name);
+	path = xstrdup(k + 7);
+	for (char *c = path; *c; c++) {
+		if (*c == '.')
+			*c = '/';
+		else if (!isalnum((unsigned char)*c) && *c != '_')
+			return fail(ps, "bad sysctl name '%s'", k);
+	}
+	for (const char *c = v; *c; c++)
+		if (!isalnum((unsigned char)*c) && !strchr(" _-.", *c))
+			return fail(ps, "bad value '%s' for '%s'", v, k);
+	kv_add(&var->sysctls, &var->nsysctls, path, v);
+	return 0;
+}
+
+/* memcg.NAME.FILE: a memcg name may hold dots, a file starts "memory." */
+static int set_variant_memcg(struct parser *ps, void *obj, const char *k, const char *v)
+{
+	struct plan_variant *var = obj;
+	const char *file = strstr(k + 6, ".memory.");
+	_cleanup_free_ char *val = NULL, *name = NULL;
+	int r;
+
+	if (!file || file == k + 6)
+		return fail(ps, "bad key '%s' (memcg.NAME.memory.FILE)", k);
+	name = strndup(k + 6, (size_t)(file - (k + 6)));
+	if (!ini__name_ok(name))
+		return fail(ps, "bad memcg name in '%s'", k);
+	r = memcg_file(ps, file + 1, v, &val);
+	if (r == -ENOENT)
+		return fail(ps, "unknown memcg file '%s' in '%s'", file + 1, k);
+	if (r < 0)
+		return r;
+	kv_add(&var->memcg_files, &var->nmemcg_files, k + 6, val);
+	return 0;
+}
+
+#define VARIANT_FIELD(f) offsetof(struct plan_variant, f)
+
+static const struct key_def variant_keys[] = {
+	{ "kernel", KEY_STR, VARIANT_FIELD(kernel), .check = check_kernel,
+	  .help = "debian, a recipe (NAME or FILE.ini) or a bzImage path" },
+	{ "config", KEY_STR, VARIANT_FIELD(config), .help = "the kernel's config file" },
+	{ "modules", KEY_STR, VARIANT_FIELD(modules), .help = "the kernel's modules directory" },
+	{ "lru", KEY_STR, VARIANT_FIELD(lru), .check = check_lru,
+	  .help = "classic, mglru, or a value 0x0..0x7 for /sys/kernel/mm/lru_gen/enabled" },
+	{ "min_ttl_ms", KEY_I64, VARIANT_FIELD(min_ttl_ms), 0, 1000000000, .flags = KEY_SWEEP,
+	  .help = "/sys/kernel/mm/lru_gen/min_ttl_ms" },
+	{ "thp", KEY_STR, VARIANT_FIELD(thp), .check = check_thp, .flags = KEY_SWEEP,
+	  .help = "transparent huge pages, instead of the guest's" },
+	{ "read_ahead_kb", KEY_I64, VARIANT_FIELD(read_ahead_kb), 0, 1 << 20,
+	  .then = then_read_ahead, .flags = KEY_SWEEP, .help = "the scratch disk's read-ahead" },
+	{ "trace", KEY_ON_OFF, VARIANT_FIELD(trace), .help = "on or off, instead of the guest's" },
+	{ "sysctl.", KEY_FN, .set = set_sysctl, .flags = KEY_SWEEP,
+	  .help = "sysctl.vm.swappiness = 60: a sysctl's value" },
+	{ "memcg.", KEY_FN, .set = set_variant_memcg,
+	  .help = "memcg.NAME.memory.FILE: this variant's value of a [memcg NAME] file" },
+};
+
 /* One knob of one variant, a single value. */
 static int variant_knob(struct parser *ps, struct plan_variant *var, const char *k, const char *v)
 {
-	if (!strcmp(k, "kernel")) {
-		if (kernel_spec_kind(v) == KERNEL_SPEC_BAD)
-			return fail(ps, "bad kernel '%s' (debian, a recipe: NAME for kernels/NAME.ini "
-					"or a FILE.ini, or a bzImage path holding a '/')", v);
-		return set_str(ps, &var->kernel, k, v);
-	}
-	if (!strcmp(k, "config"))
-		return set_str(ps, &var->config, k, v);
-	if (!strcmp(k, "modules"))
-		return set_str(ps, &var->modules, k, v);
-	if (!strcmp(k, "lru")) {
-		if (lru_mode_parse(v, &var->lru_enabled) < 0)
-			return fail(ps, "bad lru '%s' (classic, mglru, or a value 0x0..0x7 for "
-					"/sys/kernel/mm/lru_gen/enabled)", v);
-		return set_str(ps, &var->lru, k, v);
-	}
-	if (!strcmp(k, "min_ttl_ms")) {
-		int x = 0;
-		int r = set_int(ps, &x, k, v, 0, 1000000000);
+	const struct key_def *d = key_find(variant_keys, ARRAY_SIZE(variant_keys), k);
 
-		var->min_ttl_ms = x;
-		return r;
-	}
-	if (!strcmp(k, "thp")) {
-		if (!thp_ok(v))
-			return fail(ps, "bad thp '%s' (never, always or madvise)", v);
-		return set_str(ps, &var->thp, k, v);
-	}
-	if (!strcmp(k, "read_ahead_kb")) {
-		int x = 0;
-		int r = set_int(ps, &x, k, v, 0, 1 << 20);
-
-		var->read_ahead_kb = x;
-		var->read_ahead_line = ps->line;
-		return r;
-	}
-	if (!strcmp(k, "trace"))
-		return set_on_off(ps, &var->trace, k, v);
-	if (!strncmp(k, "sysctl.", 7) && k[7]) {
-		_cleanup_free_ char *path = xstrdup(k + 7);
-
-		for (char *c = path; *c; c++) {
-			if (*c == '.')
-				*c = '/';
-			else if (!isalnum((unsigned char)*c) && *c != '_')
-				return fail(ps, "bad sysctl name '%s'", k);
-		}
-		for (const char *c = v; *c; c++)
-			if (!isalnum((unsigned char)*c) && !strchr(" _-.", *c))
-				return fail(ps, "bad value '%s' for '%s'", v, k);
-		kv_add(&var->sysctls, &var->nsysctls, path, v);
-		return 0;
-	}
-	if (!strncmp(k, "memcg.", 6)) {
-		/* memcg.NAME.FILE: a memcg name may hold dots, a file starts "memory." */
-		const char *file = strstr(k + 6, ".memory.");
-		_cleanup_free_ char *val = NULL, *name = NULL;
-		int r;
-
-		if (!file || file == k + 6)
-			return fail(ps, "bad key '%s' (memcg.NAME.memory.FILE)", k);
-		name = strndup(k + 6, (size_t)(file - (k + 6)));
-		if (!name_ok(name))
-			return fail(ps, "bad memcg name in '%s'", k);
-		r = memcg_file(ps, file + 1, v, &val);
-		if (r == -ENOENT)
-			return fail(ps, "unknown memcg file '%s' in '%s'", file + 1, k);
-		if (r < 0)
-			return r;
-		kv_add(&var->memcg_files, &var->nmemcg_files, k + 6, val);
-		return 0;
-	}
-	return fail(ps, "unknown key '%s' in [variant %s]", k, var->name);
+	if (!d)
+		return fail(ps, "unknown key '%s' in [variant %s]", k, var->name);
+	return key_set(ps, d, var, k, v);
 }
 
 const char *plan_variant_memcg(const struct plan_variant *v, const char *memcg, const char *file)
@@ -440,8 +585,9 @@ const char *plan_variant_memcg(const struct plan_variant *v, const char *memcg, 
 
 static bool sweepable(const char *k)
 {
-	return !strcmp(k, "min_ttl_ms") || !strcmp(k, "thp") || !strcmp(k, "read_ahead_kb") ||
-	       !strncmp(k, "sysctl.", 7);
+	const struct key_def *d = key_find(variant_keys, ARRAY_SIZE(variant_keys), k);
+
+	return d && d->flags & KEY_SWEEP;
 }
 
 /*
@@ -574,28 +720,62 @@ static int check_after(struct parser *ps, struct plan_workload *w, const char *k
 	return fail(ps, "after '%s': not a workload declared above [workload %s]", k, w->name);
 }
 
+static int set_type(struct parser *ps, void *obj, const char *k, const char *v)
+{
+	struct plan_workload *w = obj;
+
+	(void)k;
+	w->def = workload_find(v);
+	if (!w->def)
+		return fail(ps, "unknown workload type '%s' (see 'lrubench list')", v);
+	return 0;
+}
+
+static int check_memcg_name(struct parser *ps, void *obj, const char *k, const char *v)
+{
+	(void)obj;
+	(void)k;
+	return ini__name_ok(v) ? 0 : fail(ps, "bad memcg name '%s'", v);
+}
+
+static int set_after(struct parser *ps, void *obj, const char *k, const char *v)
+{
+	struct plan_workload *w = obj;
+
+	(void)k;
+	return name_list(ps, w, v, ",", check_after, "'after'", &w->after);
+}
+
+static int set_key(struct parser *ps, void *obj, const char *k, const char *v)
+{
+	struct plan_workload *w = obj;
+
+	(void)k;
+	return name_list(ps, w, v, " ", check_key, "key", &w->key);
+}
+
+#define WORKLOAD_FIELD(f) offsetof(struct plan_workload, f)
+
+/* The keys of every [workload]; the rest are its type's parameters (catalogue.h). */
+static const struct key_def workload_keys[] = {
+	{ "type", KEY_FN, .set = set_type, .help = "a catalogue workload (lrubench list)" },
+	{ "memcg", KEY_STR, WORKLOAD_FIELD(memcg), .check = check_memcg_name,
+	  .help = "the [memcg NAME] it runs in" },
+	{ "start", KEY_MS, WORKLOAD_FIELD(start_ms), .help = "its start, after the run's" },
+	{ "after", KEY_FN, .set = set_after,
+	  .help = "workloads declared above that exit before it starts" },
+	{ "key", KEY_FN, .set = set_key, .flags = KEY_NEEDS_TYPE,
+	  .help = "the results that decide its comparison, instead of the catalogue's" },
+};
+
 static int workload_key(struct parser *ps, const char *k, const char *v)
 {
 	struct plan_workload *w = &ps->p->workloads[ps->p->nworkloads - 1];
+	const struct key_def *d = key_find(workload_keys, ARRAY_SIZE(workload_keys), k);
 	const struct wl_param *prm;
 
-	if (!strcmp(k, "type")) {
-		w->def = workload_find(v);
-		if (!w->def)
-			return fail(ps, "unknown workload type '%s' (see 'lrubench list')", v);
-		return 0;
-	}
-	if (!strcmp(k, "memcg")) {
-		if (!name_ok(v))
-			return fail(ps, "bad memcg name '%s'", v);
-		return set_str(ps, &w->memcg, k, v);
-	}
-	if (!strcmp(k, "start"))
-		return set_ms(ps, &w->start_ms, k, v);
-	if (!strcmp(k, "after"))
-		return name_list(ps, w, v, ",", check_after, "'after'", &w->after);
-	if (!strcmp(k, "key") && w->def)
-		return name_list(ps, w, v, " ", check_key, "key", &w->key);
+	if (d && (w->def || !(d->flags & KEY_NEEDS_TYPE)))
+		return key_set(ps, d, w, k, v);
 	if (!strcmp(k, "dir") && w->def && w->def->scratch)
 		return fail(ps, "'dir' is given by lrubench (/scratch/%s)", w->name);
 	if (!w->def)
@@ -658,6 +838,26 @@ static int workload_key(struct parser *ps, const char *k, const char *v)
 	return 0;
 }
 
+/* A key of the current section. */
+static int section_key(struct parser *ps, const char *k, const char *v)
+{
+	switch (ps->sec) {
+	case SEC_CAMPAIGN:
+		return campaign_key(ps, k, v);
+	case SEC_GUEST:
+		return guest_key(ps, k, v);
+	case SEC_VARIANT:
+		return variant_key(ps, k, v);
+	case SEC_MEMCG:
+		return memcg_key(ps, k, v);
+	case SEC_WORKLOAD:
+		return workload_key(ps, k, v);
+	case SEC_NONE:
+		break;
+	}
+	return fail(ps, "'%s' outside any section", k);
+}
+
 static int section_start(struct parser *ps, char *hdr)
 {
 	struct plan *p = ps->p;
@@ -678,7 +878,7 @@ static int section_start(struct parser *ps, char *hdr)
 	if (strcmp(hdr, "variant") && strcmp(hdr, "memcg") && strcmp(hdr, "workload"))
 		return fail(ps, "unknown section [%s] (campaign, guest, variant, memcg, workload)",
 			    hdr);
-	if (!name || !name_ok(name))
+	if (!name || !ini__name_ok(name))
 		return fail(ps, "[%s] needs a name of letters, digits, '.', '_' or '-', got '%s'",
 			    hdr, name ? name : "");
 	if (!strcmp(hdr, "variant")) {
@@ -789,7 +989,7 @@ static int variant_expand(struct parser *ps, const struct plan_variant *v,
 			if (!isalnum((unsigned char)*ch) && !strchr("._-", *ch))
 				*ch = '_';
 		ps->line = v->sweeps[0].line;
-		if (!name_ok(name)) {
+		if (!ini__name_ok(name)) {
 			r = fail(ps, "swept variant name '%s' is longer than 64 characters", name);
 			break;
 		}
@@ -1103,9 +1303,9 @@ int plan__parse(const char *path, const char *text, struct plan **ret, char **re
 {
 	_cleanup_(plan__freep) struct plan *p = xcalloc(1, sizeof(*p));
 	struct parser ps = { .path = path, .p = p };
-	_cleanup_free_ char *copy = xstrdup(text);
-	char *line, *next;
-	int r = 0;
+	_cleanup_free_ char *msg = NULL;
+	struct ini_item it;
+	int r;
 
 	*p = (struct plan){
 		.path = xstrdup(path), .text = xstrdup(text), .name = xstrdup("campaign"),
@@ -1114,76 +1314,32 @@ int plan__parse(const char *path, const char *text, struct plan **ret, char **re
 		.swap_bytes = 1ull << 30, .thp = xstrdup("never"), .cmdline = xstrdup(""),
 		.trace = true,
 	};
-	for (line = copy; line && r == 0; line = next) {
-		char *eq, *k, *v;
+	ini__init(&ps.ini, text);
+	while ((r = ini__next(&ps.ini, &it, &msg)) > 0) {
+		_cleanup_free_ char *hdr = NULL;
 
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		ps.line++;
-		if (strlen(line) > 4096) {
-			r = fail(&ps, "line longer than 4096 bytes");
-			break;
+		ps.line = (int)ps.ini.line;
+		if (it.section) {
+			hdr = xstrdup(it.section);
+			r = section_start(&ps, hdr);
+		} else if (ps.sec == SEC_NONE) {
+			r = fail(&ps, "'%s' outside any section", it.key);
+		} else {
+			r = key_once(&ps, it.key);
+			if (r == 0)
+				r = section_key(&ps, it.key, it.value);
 		}
-		line = strstrip(line);
-		if (!*line || *line == '#' || *line == ';')
-			continue;
-		if (*line == '[') {
-			char *close = strchr(line, ']');
-
-			if (!close || close[1]) {
-				r = fail(&ps, "bad section header '%s'", line);
-				break;
-			}
-			*close = '\0';
-			r = section_start(&ps, strstrip(line + 1));
-			continue;
-		}
-		eq = strchr(line, '=');
-		if (!eq) {
-			r = fail(&ps, "expected 'key = value', got '%s'", line);
+		if (r < 0)
 			break;
-		}
-		*eq = '\0';
-		k = strstrip(line);
-		v = strstrip(eq + 1);
-		if (!*k) {
-			r = fail(&ps, "empty key");
-			break;
-		}
-		if (ps.sec != SEC_NONE) {
-			r = key_once(&ps, k);
-			if (r < 0)
-				break;
-		}
-		switch (ps.sec) {
-		case SEC_NONE:
-			r = fail(&ps, "'%s' outside any section", k);
-			break;
-		case SEC_CAMPAIGN:
-			r = campaign_key(&ps, k, v);
-			break;
-		case SEC_GUEST:
-			r = guest_key(&ps, k, v);
-			break;
-		case SEC_VARIANT:
-			r = variant_key(&ps, k, v);
-			break;
-		case SEC_MEMCG:
-			r = memcg_key(&ps, k, v);
-			break;
-		case SEC_WORKLOAD:
-			r = workload_key(&ps, k, v);
-			break;
-		}
+	}
+	if (msg) {
+		/* The tokenizer's message, prefixed and escaped as the parser's own. */
+		ps.line = (int)ps.ini.line;
+		r = fail(&ps, "%s", msg);
 	}
 	if (r == 0)
 		r = plan_finish(&ps);
-	for (size_t i = 0; i < ps.nseen; i++) {
-		free(ps.seen[i].sec);
-		free(ps.seen[i].key);
-	}
-	free(ps.seen);
+	ini__clear(&ps.ini);
 	free(ps.sec_name);
 	if (r < 0) {
 		*ret_err = ps.err ? ps.err : xasprintf("%s: invalid plan", path);
@@ -1196,25 +1352,9 @@ int plan__parse(const char *path, const char *text, struct plan **ret, char **re
 int plan__load(const char *path, struct plan **ret, char **ret_err)
 {
 	_cleanup_free_ char *text = NULL;
-	size_t len = 0;
-	unsigned nul;
-	int r = read_regular_file(path, 1u << 20, &text, &len);
+	int r = ini__read(path, NULL, "a plan", &text, ret_err);
 
-	if (r == -EINVAL) {
-		*ret_err = xasprintf("%s: %s, not a regular file", path, path_kind(path));
-		return r;
-	}
-	if (r < 0) {
-		*ret_err = xasprintf("%s: %s", path, strerror(-r));
-		return r;
-	}
-	/* A NUL would end the text early: "no [variant NAME] section", about a file that has some. */
-	nul = text_nul_line(text, len);
-	if (nul) {
-		*ret_err = xasprintf("%s:%u: a NUL byte: a plan is text", path, nul);
-		return -EINVAL;
-	}
-	return plan__parse(path, text, ret, ret_err);
+	return r < 0 ? r : plan__parse(path, text, ret, ret_err);
 }
 
 void plan__free(struct plan *p)

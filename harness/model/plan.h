@@ -17,8 +17,12 @@
  * NAME-KNOBVALUE ("mglru-swappiness60"; KNOB is the key's last word); two
  * sweeps in one variant make every combination ("mglru-swappiness0-thpnever").
  *
- * Every key is checked against a table; unknown keys and bad values are
- * errors naming the file, line and key. The parser is pure: text in, plan out.
+ * Every key is a row of a table in plan.c (campaign_keys[], guest_keys[],
+ * variant_keys[], workload_keys[]: key, type, field, checks, help; a new key
+ * is one row); a workload's parameters are its catalogue entry's (catalogue.h),
+ * a memcg's files a list of memory.* files. Unknown keys and bad values are
+ * errors naming the file, line and key. The parser is pure: text in, plan
+ * out; the INI text is cut by ini.h.
  */
 #ifndef LRUBENCH_PLAN_H
 #define LRUBENCH_PLAN_H

@@ -32,6 +32,7 @@
  */
 #include "history.h"
 #include "kernel.h"
+#include "numfmt.h"
 #include "plan.h"
 #include "sql.h"
 #include "store.h"
@@ -526,23 +527,6 @@ int history__pin(struct history *h, const char *campaign)
 		return r;
 	sqlite3_bind_int64(s, 1, night);
 	return done(h, s);
-}
-
-/* A number in at most 9 columns, as the comparison table writes them. */
-static void fmt_num(char *buf, size_t len, double x)
-{
-	double a = fabs(x);
-
-	if (isnan(x))
-		snprintf(buf, len, "-");
-	else if (a >= 1e10)
-		snprintf(buf, len, "%.3gG", x / 1e9);
-	else if (a >= 1e7)
-		snprintf(buf, len, "%.4gM", x / 1e6);
-	else if (a >= 100 || x == floor(x))
-		snprintf(buf, len, "%.0f", x);
-	else
-		snprintf(buf, len, "%.3g", x);
 }
 
 /* "mean ±cv% n=N" from columns i (n), i+1 (mean), i+2 (sd); "-" when absent. */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for the kernel recipe parser (kernel-build.c): any bytes
+ * libFuzzer target for the kernel recipe parser (kbuild-recipe.c): any bytes
  * either parse into a recipe whose invariants hold or fail with a
  * "file:line: ..." message. Built and run by 'make fuzz'.
  */

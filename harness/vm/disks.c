@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "disks.h"
 #include "catalogue.h"
+#include "files.h"
 #include "kernel.h"
 #include "spawn.h"
 #include "util.h"
@@ -92,41 +93,6 @@ void tools_image__freep(struct tools_image **t)
 	tools_image__free(*t);
 }
 
-/* The first executable named name in PATH. */
-static char *find_in_path(const char *name)
-{
-	const char *env = getenv("PATH");
-	_cleanup_free_ char *path = xstrdup(env && *env ? env : "/usr/local/bin:/usr/bin:/bin");
-	char *save = NULL;
-
-	for (char *dir = strtok_r(path, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
-		char *p = xasprintf("%s/%s", dir, name);
-
-		if (access(p, X_OK) == 0)
-			return p;
-		free(p);
-	}
-	return NULL;
-}
-
-static int copy_file(const char *from, const char *to, mode_t mode)
-{
-	_cleanup_close_ int in = open(from, O_RDONLY | O_CLOEXEC);
-	_cleanup_close_ int out = -1;
-	char buf[65536];
-	ssize_t n;
-
-	if (in < 0)
-		return -errno;
-	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-	if (out < 0)
-		return -errno;
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)n) != n)
-			return -EIO;
-	return n < 0 ? -errno : 0;
-}
-
 /* One file of the image: host source, path in the image. */
 struct tool_file {
 	char *src, *dst;
@@ -157,7 +123,7 @@ static int tools_collect(struct tool_file **ret, size_t *ret_n, char **ret_err)
 
 	for (size_t i = 0; workload_catalogue[i] && r == 0; i++) {
 		for (const char *const *t = workload_catalogue[i]->tools; t && *t && r == 0; t++) {
-			_cleanup_free_ char *bin = find_in_path(*t), *out = NULL, *err = NULL;
+			_cleanup_free_ char *bin = files__which(*t), *out = NULL, *err = NULL;
 			_cleanup_free_ char *dst = NULL;
 			const char *argv[] = { "ldd", bin, NULL };
 			struct spawn_opts o = { .ret_stdout = &out, .ret_stderr = &err };
@@ -202,13 +168,6 @@ static int tools_collect(struct tool_file **ret, size_t *ret_n, char **ret_err)
 	return 0;
 }
 
-static void rm_rf(const char *path)
-{
-	const char *argv[] = { "rm", "-rf", path, NULL };
-
-	spawn_run(argv, NULL);
-}
-
 /* Stage the files in dir and make an ext4 image of them at out. */
 static int image_build(const struct tool_file *f, size_t n, const char *stage, const char *out,
 		       char **ret_err)
@@ -216,7 +175,7 @@ static int image_build(const struct tool_file *f, size_t n, const char *stage, c
 	uint64_t total = 0;
 	int r;
 
-	rm_rf(stage);
+	files__rm_rf(stage);
 	for (size_t i = 0; i < n; i++) {
 		_cleanup_free_ char *dst = xasprintf("%s/%s", stage, f[i].dst);
 		char *slash = strrchr(dst, '/');
@@ -226,7 +185,7 @@ static int image_build(const struct tool_file *f, size_t n, const char *stage, c
 		r = mkdir_p(dst);
 		*slash = '/';
 		if (r == 0)
-			r = copy_file(f[i].src, dst, 0755);
+			r = files__copy(f[i].src, dst, 0755);
 		if (r == 0 && stat(dst, &st) < 0)
 			r = -errno;
 		if (r < 0) {
@@ -253,7 +212,7 @@ static int image_build(const struct tool_file *f, size_t n, const char *stage, c
 			return -EIO;
 		}
 	}
-	rm_rf(stage);
+	files__rm_rf(stage);
 	return 0;
 }
 

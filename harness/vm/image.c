@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "image.h"
+#include "files.h"
 #include "kernel.h"
 #include "modz.h"
 #include "spawn.h"
@@ -137,24 +138,6 @@ void guest_image__free(struct guest_image *img)
 void guest_image__freep(struct guest_image **img)
 {
 	guest_image__free(*img);
-}
-
-static int copy_file(const char *from, const char *to, mode_t mode)
-{
-	_cleanup_close_ int in = open(from, O_RDONLY | O_CLOEXEC);
-	_cleanup_close_ int out = -1;
-	char buf[65536];
-	ssize_t n;
-
-	if (in < 0)
-		return -errno;
-	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-	if (out < 0)
-		return -errno;
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)n) != n)
-			return -EIO;
-	return n < 0 ? -errno : 0;
 }
 
 /* The files of the image: (source path, guest path, mode), sorted by guest path. */
@@ -311,7 +294,7 @@ int guest_image__get(const struct kernel *k, const char *zram_comp, const char *
 			if (r < 0)
 				goto out;
 		} else if (r == 0) {
-			r = copy_file(e[i].src, dst, e[i].mode);
+			r = files__copy(e[i].src, dst, e[i].mode);
 		}
 		if (r < 0) {
 			*ret_err = xasprintf("copy %s -> %s: %s", e[i].src, dst, strerror(-r));
@@ -387,7 +370,7 @@ int guest_image__run_initrd(const struct guest_image *img, const char *run_conf,
 	r = cpio_create(dir, list, tail, ret_err);
 	if (r < 0)
 		return r;
-	r = copy_file(img->base, out_path, 0644);
+	r = files__copy(img->base, out_path, 0644);
 	if (r == 0) {
 		_cleanup_close_ int in = open(tail, O_RDONLY | O_CLOEXEC);
 		_cleanup_close_ int out = open(out_path, O_WRONLY | O_APPEND | O_CLOEXEC);
