@@ -20,11 +20,18 @@ CPPFLAGS += -D_GNU_SOURCE -Iharness/common -Iharness -Iworkloads -MMD -MP
 VERSION  := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 CPPFLAGS += -DLRUBENCH_VERSION='"$(VERSION)"'
 
+# Workloads: a row WORKLOAD(anon_zipf) of workloads/WORKLOADS.def each, for
+# workloads/wl-anon-zipf.c: a guest binary and, compiled with -DWL_DEF_ONLY,
+# the definition alone (parameters, results), which the host's catalogue lists.
+WL_IDS := $(shell sed -n 's/^WORKLOAD(\([a-z0-9_]*\))$$/\1/p' workloads/WORKLOADS.def)
+WL_SRCS := $(patsubst %,workloads/wl-%.c,$(subst _,-,$(WL_IDS)))
+WL_DEF_OBJS := $(WL_SRCS:%.c=$(BUILD)/host/%.def.o)
+
 # Host program: every harness/*.c is a library object but lrubench.c (main).
 # harness/common: shared by the host and the guest agent.
 COMMON_SRCS := harness/common/util.c harness/common/loghist.c harness/common/reclaim-paths.c
-HOST_SRCS := $(wildcard harness/*.c) workloads/catalogue.c $(COMMON_SRCS)
-HOST_OBJS := $(HOST_SRCS:%.c=$(BUILD)/host/%.o)
+HOST_SRCS := $(wildcard harness/*.c) workloads/catalogue.c workloads/workload.c $(COMMON_SRCS)
+HOST_OBJS := $(HOST_SRCS:%.c=$(BUILD)/host/%.o) $(WL_DEF_OBJS)
 HOST_LIB_OBJS := $(filter-out $(BUILD)/host/harness/lrubench.o,$(HOST_OBJS))
 HOST_LDLIBS := -lsqlite3 -lcrypto -lgsl -lgslcblas -lm -llzma -lzstd -lz
 
@@ -33,9 +40,8 @@ LIBPERF    := $(BUILD)/libperf
 AGENT_SRCS := $(wildcard harness/guest/*.c) $(COMMON_SRCS)
 AGENT_OBJS := $(AGENT_SRCS:%.c=$(BUILD)/guest/%.o)
 AGENT_LDLIBS := $(LIBPERF)/lib/libperf.a $(LIBPERF)/lib/libapi.a -lcgroup -lpthread
-WL_LIB_SRCS := $(wildcard workloads/lib/*.c) harness/common/util.c
+WL_LIB_SRCS := $(wildcard workloads/lib/*.c) workloads/workload.c harness/common/util.c
 WL_LIB_OBJS := $(WL_LIB_SRCS:%.c=$(BUILD)/guest/%.o)
-WL_SRCS := $(wildcard workloads/wl-*.c)
 WL_BINS := $(WL_SRCS:workloads/%.c=$(BUILD)/guest/bin/%)
 AGENT := $(BUILD)/guest/bin/lrubench-agent
 
@@ -44,7 +50,7 @@ TEST_SRCS := $(wildcard harness/tests/test-*.c)
 TEST_BINS := $(TEST_SRCS:harness/tests/%.c=$(BUILD)/tests/%)
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer
 TEST_LIB_OBJS := $(HOST_LIB_OBJS:$(BUILD)/host/%=$(BUILD)/san/%) \
-	$(filter-out %/util.o,$(WL_LIB_OBJS:$(BUILD)/guest/%=$(BUILD)/san/%)) \
+	$(filter-out %/util.o %/workloads/workload.o,$(WL_LIB_OBJS:$(BUILD)/guest/%=$(BUILD)/san/%)) \
 	$(BUILD)/san/harness/guest/procfs-parse.o $(BUILD)/san/harness/guest/agent-conf.o \
 	$(BUILD)/san/harness/guest/stall-pair.o $(BUILD)/san/harness/guest/perf-ring.o \
 	$(BUILD)/san/harness/guest/trace-events.o
@@ -65,6 +71,12 @@ $(BUILD)/host/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -c -o $@ $<
+
+# A workload's definition alone (workloads/wl-def.h).
+$(BUILD)/host/%.def.o: %.c | deps
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< (definition)"
+	@$(CC) $(CPPFLAGS) -DWL_DEF_ONLY $(WARN) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/lrubench: $(HOST_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(HOST_LDLIBS)
@@ -103,6 +115,11 @@ $(BUILD)/san/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	@echo "  CC      $< (sanitizers)"
 	@$(CC) $(CPPFLAGS) -Iworkloads/lib -DLRUBENCH_TEST $(WARN) -O1 -g $(SAN) -c -o $@ $<
+
+$(BUILD)/san/%.def.o: %.c | deps
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< (definition, sanitizers)"
+	@$(CC) $(CPPFLAGS) -Iworkloads/lib -DLRUBENCH_TEST -DWL_DEF_ONLY $(WARN) -O1 -g $(SAN) -c -o $@ $<
 
 $(BUILD)/tests/%: $(BUILD)/san/harness/tests/%.o $(TEST_LIB_OBJS)
 	@mkdir -p $(dir $@)
@@ -165,7 +182,8 @@ bench: deps all $(BUILD)/bench-ingest $(BUILD)/tests/test-verdict-sim $(BUILD)/t
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := stream plan recipe
 FUZZ_SRCS_stream := harness/stream.c harness/common/util.c
-FUZZ_SRCS_plan := harness/plan.c workloads/catalogue.c harness/kernel-build.c \
+FUZZ_SRCS_plan := harness/plan.c workloads/catalogue.c workloads/workload.c $(WL_SRCS) \
+	harness/kernel-build.c \
 	harness/kernel-workspace.c harness/kernel.c \
 	harness/kernel-version.c harness/spawn.c harness/common/util.c
 FUZZ_LIBS_plan := -lcrypto
@@ -174,7 +192,7 @@ FUZZ_SRCS_recipe := harness/kernel-build.c harness/kernel-workspace.c harness/ke
 	harness/spawn.c harness/common/util.c
 FUZZ_LIBS_recipe := -lcrypto
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iharness/common \
-	-Iharness -Iworkloads -DLRUBENCH_VERSION='"$(VERSION)"'
+	-Iharness -Iworkloads -DLRUBENCH_VERSION='"$(VERSION)"' -DWL_DEF_ONLY
 
 $(BUILD)/fuzz/fuzz-%: harness/tests/fuzz-%.c $(FUZZ_SRCS_stream) $(FUZZ_SRCS_plan) $(FUZZ_SRCS_recipe) | deps
 	@mkdir -p $(dir $@)
