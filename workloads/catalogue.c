@@ -30,3 +30,27 @@ const struct workload_def *workload_find(const char *name)
 			return workload_catalogue[i];
 	return NULL;
 }
+
+/* s in a Markdown table cell: '|' escaped */
+static void md_cell(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+}
+
+void workload_catalogue_markdown(FILE *f)
+{
+	fprintf(f, "| workload | claims | what it does |\n|---|---|---|\n");
+	for (size_t i = 0; workload_catalogue[i]; i++) {
+		const struct workload_def *w = workload_catalogue[i];
+
+		fprintf(f, "| `%s` | ", w->name);
+		md_cell(f, w->claims);
+		fprintf(f, " | ");
+		md_cell(f, w->description);
+		fprintf(f, " |\n");
+	}
+}

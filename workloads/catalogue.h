@@ -10,7 +10,14 @@
 
 #include "workload.h"
 
+#include <stdio.h>
+
 extern const struct workload_def *const workload_catalogue[];
 const struct workload_def *workload_find(const char *name);
+/*
+ * The README's table of workloads (between its "workloads table" markers):
+ * one Markdown row per workload, name, claims and description.
+ */
+void workload_catalogue_markdown(FILE *f);
 
 #endif

@@ -6,7 +6,7 @@
  * its top (wl-def.h has the macros): the binary parses its command line
  * with it (workloads/lib/wl-opts.h) and prints its results through it; the
  * host compiles the same declaration alone into its catalogue (catalogue.h),
- * which plan validation and 'lrubench list' read.
+ * which plan validation, 'lrubench list' and the README's table read.
  */
 #ifndef LRUBENCH_WORKLOAD_H
 #define LRUBENCH_WORKLOAD_H

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Every workload of workloads/WORKLOADS.def against its definition and its
- * file, and the definitions' value parsing; and the
+ * file, the definitions' value parsing and the README's table; and the
  * workloads' parsers on captured output: fio 3.33 JSON, sysbench 1.0.20
  * text, lru_gen and memory.stat of a real 6.1 guest, io.stat lines.
  */
@@ -344,6 +344,31 @@ static void test_param_parse(void **state)
 	assert_false(wl_param__required(workload_param(workload_find("anon-zipf"), "seed")));
 }
 
+/* README.md's table of workloads is the catalogue's (scripts/readme-workloads.sh). */
+static void test_readme_table(void **state)
+{
+	_cleanup_free_ char *readme = NULL, *table = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&table, &len);
+	char *start, *end;
+
+	(void)state;
+	assert_non_null(f);
+	workload_catalogue_markdown(f);
+	fclose(f);
+	if (read_file("README.md", 4u << 20, &readme, NULL) < 0)
+		fail_msg("cannot read README.md");
+	start = strstr(readme, "\n<!-- workloads: ");
+	end = start ? strstr(start, "\n<!-- /workloads -->") : NULL;
+	if (!start || !end)
+		fail_msg("README.md has no <!-- workloads: --> ... <!-- /workloads --> lines");
+	start = strchr(start + 1, '\n') + 1;
+	end[1] = '\0';
+	if (strcmp(start, table))
+		fail_msg("README.md's table of workloads is not the catalogue's: "
+			 "scripts/readme-workloads.sh rewrites it");
+}
+
 static void test_fio_json(void **state)
 {
 	_cleanup_free_ char *text = fixture("tools/fio-3.33-randread-zipf.json");
@@ -504,6 +529,7 @@ int main(void)
 		cmocka_unit_test(test_catalogue_rows),
 		cmocka_unit_test(test_choice),
 		cmocka_unit_test(test_param_parse),
+		cmocka_unit_test(test_readme_table),
 		cmocka_unit_test(test_fio_json),
 		cmocka_unit_test(test_sysbench),
 		cmocka_unit_test(test_lru_gen_sizes),
