@@ -125,6 +125,21 @@ $(BUILD)/tests/%: $(BUILD)/san/harness/tests/%.o $(TEST_LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN) -o $@ $^ -lcmocka $(HOST_LDLIBS) -ljson-c
 
+# test-workload-toy: a toy workload defined in the test alone, registered by
+# one row (harness/tests/workloads-toy.def: WORKLOADS.def's rows and its own),
+# in a catalogue built from that list instead of WORKLOADS.def.
+$(BUILD)/san/toy/workloads/catalogue.o: workloads/catalogue.c | deps
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< (toy list, sanitizers)"
+	@$(CC) $(CPPFLAGS) -DLRUBENCH_TEST -DWORKLOADS_LIST='"tests/workloads-toy.def"' \
+		$(WARN) -O1 -g $(SAN) -c -o $@ $<
+
+$(BUILD)/tests/test-workload-toy: $(BUILD)/san/harness/tests/test-workload-toy.o \
+		$(BUILD)/san/toy/workloads/catalogue.o \
+		$(filter-out $(BUILD)/san/workloads/catalogue.o,$(TEST_LIB_OBJS))
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN) -o $@ $^ -lcmocka $(HOST_LDLIBS) -ljson-c
+
 # lrubench exits 1 when a key metric regressed: that is the A/B's answer, not a
 # failure of make run; 2 (error) and 3 (runs failed, too few blocks) fail it.
 run: deps all
