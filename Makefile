@@ -28,12 +28,19 @@ CPPFLAGS += -DLRUBENCH_VERSION='"$(VERSION)"'
 VERSION_STAMP := $(BUILD)/version.stamp
 VERSION_USERS := $(shell grep -l LRUBENCH_VERSION harness/*/*.c 2>/dev/null)
 
+# Workloads: a row WORKLOAD(anon_zipf) of workloads/WORKLOADS.def each, for
+# workloads/wl-anon-zipf.c: a guest binary and, compiled with -DWL_DEF_ONLY,
+# the definition alone (parameters, results), which the host's catalogue lists.
+WL_IDS := $(shell sed -n 's/^WORKLOAD(\([a-z0-9_]*\))$$/\1/p' workloads/WORKLOADS.def)
+WL_SRCS := $(patsubst %,workloads/wl-%.c,$(subst _,-,$(WL_IDS)))
+WL_DEF_OBJS := $(WL_SRCS:%.c=$(BUILD)/host/%.def.o)
+
 # Host program: every .c of the layer folders is a library object but
 # harness/cmd/lrubench.c (main). harness/common: shared by the host and the guest agent.
 COMMON_SRCS := $(wildcard harness/common/*.c)
 HOST_SRCS := $(foreach d,$(HARNESS_DIRS),$(wildcard harness/$(d)/*.c)) workloads/catalogue.c \
-	$(COMMON_SRCS)
-HOST_OBJS := $(HOST_SRCS:%.c=$(BUILD)/host/%.o)
+	workloads/workload.c $(COMMON_SRCS)
+HOST_OBJS := $(HOST_SRCS:%.c=$(BUILD)/host/%.o) $(WL_DEF_OBJS)
 HOST_LIB_OBJS := $(filter-out $(BUILD)/host/harness/cmd/lrubench.o,$(HOST_OBJS))
 HOST_LDLIBS := -lsqlite3 -lcrypto -lgsl -lgslcblas -lm -llzma -lzstd -lz
 
@@ -42,9 +49,8 @@ LIBPERF    := $(BUILD)/libperf
 AGENT_SRCS := $(wildcard harness/guest/*.c) $(COMMON_SRCS)
 AGENT_OBJS := $(AGENT_SRCS:%.c=$(BUILD)/guest/%.o)
 AGENT_LDLIBS := $(LIBPERF)/lib/libperf.a $(LIBPERF)/lib/libapi.a -lcgroup -lpthread
-WL_LIB_SRCS := $(wildcard workloads/lib/*.c) harness/common/util.c
+WL_LIB_SRCS := $(wildcard workloads/lib/*.c) workloads/workload.c harness/common/util.c
 WL_LIB_OBJS := $(WL_LIB_SRCS:%.c=$(BUILD)/guest/%.o)
-WL_SRCS := $(wildcard workloads/wl-*.c)
 WL_BINS := $(WL_SRCS:workloads/%.c=$(BUILD)/guest/bin/%)
 AGENT := $(BUILD)/guest/bin/lrubench-agent
 
@@ -53,7 +59,7 @@ TEST_SRCS := $(wildcard harness/tests/test-*.c)
 TEST_BINS := $(TEST_SRCS:harness/tests/%.c=$(BUILD)/tests/%)
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer
 TEST_LIB_OBJS := $(HOST_LIB_OBJS:$(BUILD)/host/%=$(BUILD)/san/%) \
-	$(filter-out %/util.o,$(WL_LIB_OBJS:$(BUILD)/guest/%=$(BUILD)/san/%)) \
+	$(filter-out %/util.o %/workloads/workload.o,$(WL_LIB_OBJS:$(BUILD)/guest/%=$(BUILD)/san/%)) \
 	$(BUILD)/san/harness/guest/agent-conf.o \
 	$(BUILD)/san/harness/guest/stall-pair.o $(BUILD)/san/harness/guest/perf-ring.o \
 	$(BUILD)/san/harness/guest/trace-events.o
@@ -81,6 +87,12 @@ $(VERSION_STAMP): FORCE
 	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' > $@
 FORCE:
 $(VERSION_USERS:%.c=$(BUILD)/host/%.o) $(VERSION_USERS:%.c=$(BUILD)/san/%.o): $(VERSION_STAMP)
+
+# A workload's definition alone (workloads/wl-def.h).
+$(BUILD)/host/%.def.o: %.c | deps
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< (definition)"
+	@$(CC) $(CPPFLAGS) -DWL_DEF_ONLY $(WARN) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/lrubench: $(HOST_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(HOST_LDLIBS)
@@ -120,7 +132,27 @@ $(BUILD)/san/%.o: %.c | deps
 	@echo "  CC      $< (sanitizers)"
 	@$(CC) $(CPPFLAGS) -Iworkloads/lib -DLRUBENCH_TEST $(WARN) -O1 -g $(SAN) -c -o $@ $<
 
+$(BUILD)/san/%.def.o: %.c | deps
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< (definition, sanitizers)"
+	@$(CC) $(CPPFLAGS) -Iworkloads/lib -DLRUBENCH_TEST -DWL_DEF_ONLY $(WARN) -O1 -g $(SAN) -c -o $@ $<
+
 $(BUILD)/tests/%: $(BUILD)/san/harness/tests/%.o $(TEST_LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN) -o $@ $^ -lcmocka $(HOST_LDLIBS) -ljson-c
+
+# test-workload-toy: a toy workload defined in the test alone, registered by
+# one row (harness/tests/workloads-toy.def: WORKLOADS.def's rows and its own),
+# in a catalogue built from that list instead of WORKLOADS.def.
+$(BUILD)/san/toy/workloads/catalogue.o: workloads/catalogue.c | deps
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< (toy list, sanitizers)"
+	@$(CC) $(CPPFLAGS) -DLRUBENCH_TEST -DWORKLOADS_LIST='"tests/workloads-toy.def"' \
+		$(WARN) -O1 -g $(SAN) -c -o $@ $<
+
+$(BUILD)/tests/test-workload-toy: $(BUILD)/san/harness/tests/test-workload-toy.o \
+		$(BUILD)/san/toy/workloads/catalogue.o \
+		$(filter-out $(BUILD)/san/workloads/catalogue.o,$(TEST_LIB_OBJS))
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN) -o $@ $^ -lcmocka $(HOST_LDLIBS) -ljson-c
 
@@ -181,15 +213,16 @@ bench: deps all $(BUILD)/bench-ingest $(BUILD)/tests/test-verdict-sim $(BUILD)/t
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := stream plan recipe
 FUZZ_SRCS_stream := harness/store/stream.c harness/common/util.c
-FUZZ_SRCS_plan := harness/model/plan.c workloads/catalogue.c harness/base/ini.c \
-	harness/kernel/kbuild-recipe.c harness/kernel/kernel.c harness/kernel/kernel-version.c \
-	harness/base/files.c harness/base/spawn.c harness/common/util.c
+FUZZ_SRCS_plan := harness/model/plan.c workloads/catalogue.c workloads/workload.c $(WL_SRCS) \
+	harness/base/ini.c harness/kernel/kbuild-recipe.c harness/kernel/kernel.c \
+	harness/kernel/kernel-version.c harness/base/files.c harness/base/spawn.c harness/common/util.c
 FUZZ_LIBS_plan := -lcrypto
 FUZZ_SRCS_recipe := harness/base/ini.c harness/kernel/kbuild-recipe.c harness/kernel/kernel.c \
 	harness/kernel/kernel-version.c harness/base/files.c harness/base/spawn.c harness/common/util.c
 FUZZ_LIBS_recipe := -lcrypto
+# -DWL_DEF_ONLY: the workloads' files give the plan fuzzer their definitions alone
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE $(HARNESS_INC) \
-	-Iworkloads -DLRUBENCH_VERSION='"$(VERSION)"'
+	-Iworkloads -DLRUBENCH_VERSION='"$(VERSION)"' -DWL_DEF_ONLY
 
 $(BUILD)/fuzz/fuzz-%: harness/tests/fuzz-%.c $(FUZZ_SRCS_stream) $(FUZZ_SRCS_plan) $(FUZZ_SRCS_recipe) | deps
 	@mkdir -p $(dir $@)

@@ -19,14 +19,7 @@
  *
  * Reports the common result shape plus populate time and its own major faults.
  */
-#include "util.h"
-#include "wl.h"
-
-#include <getopt.h>
-#include <string.h>
-#include <sys/mman.h>
-#include <sys/resource.h>
-#include <time.h>
+#include "wl-def.h"
 
 struct opts {
 	uint64_t size;
@@ -38,70 +31,41 @@ struct opts {
 	uint64_t seed;
 };
 
-static void usage(void)
-{
-	fprintf(stderr, "usage: wl-anon-zipf --size BYTES [--theta 0.99] [--write-ratio 0.2]\n"
-			"                    [--accesses N | --duration MS] [--rate N] [--seed N]\n");
-}
-
-static int parse_opts(int argc, char **argv, struct opts *o)
-{
-	static const struct option longopts[] = {
-		{ "size", required_argument, NULL, 's' },
-		{ "theta", required_argument, NULL, 't' },
-		{ "write-ratio", required_argument, NULL, 'w' },
-		{ "accesses", required_argument, NULL, 'a' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "rate", required_argument, NULL, 'r' },
-		{ "seed", required_argument, NULL, 'S' },
+WORKLOAD_DEF(anon_zipf) = {
+	WL_NAME("anon-zipf"),
+	.claims = "C1 C7",
+	.decides = "throughput majflt",
+	.description = "anonymous working set larger than its memcg, Zipf page popularity, "
+		       "read/write mix, on zram swap; one op = one page access",
+	.params = (const struct wl_param[]){
+		PARAM_SIZE("size", size, NULL, "working set (bytes, or Nx memory.max)"),
+		PARAM_FRACTION("theta", theta, "0.99", 0, 0.9999, "Zipf skew, 0 = uniform"),
+		PARAM_FRACTION("write-ratio", write_ratio, "0.2", 0, 1,
+			       "fraction of accesses that write"),
+		PARAM_U64("accesses", accesses, NULL, "accesses in the measured phase"),
+		PARAM_DURATION("duration", duration_ms, NULL, "or a time limit for it"),
+		PARAM_U64("rate", rate, "0", "accesses per second (paced), 0 = unpaced"),
+		PARAM_SEED(seed),
 		{},
-	};
-	int c, idx = 0;
+	},
+	.metrics = (const struct wl_metric[]){
+		COMMON_METRICS,
+		METRIC("populate_s", "s", "lower", "time to first-touch the working set"),
+		METRIC("majflt", "faults", "lower", "major faults of the workload (swap-ins)"),
+		METRIC("pages", "pages", "none", "working set in pages"),
+		{},
+	},
+};
 
-	*o = (struct opts){ .theta = 0.99, .write_ratio = 0.2, .seed = 1 };
-	while ((c = getopt_long(argc, argv, "", longopts, &idx)) != -1) {
-		int r = 0;
+#ifndef WL_DEF_ONLY /* the host compiles the definition above alone, for its catalogue */
+#include "util.h"
+#include "wl-opts.h"
+#include "wl.h"
 
-		switch (c) {
-		case 's':
-			r = parse_size(optarg, &o->size);
-			break;
-		case 't':
-			r = parse_double(optarg, &o->theta);
-			r = r < 0 || o->theta < 0 || o->theta >= 1 ? -EINVAL : 0;
-			break;
-		case 'w':
-			r = parse_double(optarg, &o->write_ratio);
-			r = r < 0 || o->write_ratio < 0 || o->write_ratio > 1 ? -EINVAL : 0;
-			break;
-		case 'a':
-			r = parse_u64(optarg, &o->accesses);
-			break;
-		case 'd':
-			r = parse_duration_ms(optarg, &o->duration_ms);
-			break;
-		case 'r':
-			r = parse_u64(optarg, &o->rate);
-			break;
-		case 'S':
-			r = parse_u64(optarg, &o->seed);
-			break;
-		default:
-			usage();
-			return -EINVAL;
-		}
-		if (r < 0) {
-			fprintf(stderr, "wl-anon-zipf: bad value '%s' for --%s\n", optarg,
-				longopts[idx].name);
-			return -EINVAL;
-		}
-	}
-	if (!o->size || (!o->accesses && !o->duration_ms)) {
-		usage();
-		return -EINVAL;
-	}
-	return 0;
-}
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <time.h>
 
 /* With --rate: sleep until access number ops is due, t0 + ops / rate. */
 static void pace(uint64_t t0, uint64_t ops, uint64_t rate)
@@ -117,7 +81,7 @@ static void pace(uint64_t t0, uint64_t ops, uint64_t rate)
 int main(int argc, char **argv)
 {
 	const long page = sysconf(_SC_PAGESIZE);
-	struct opts o;
+	struct opts o = { 0 };
 	struct wl_rng rng;
 	struct wl_zipf zipf;
 	struct wl_hist *lat;
@@ -126,8 +90,14 @@ int main(int argc, char **argv)
 	volatile uint64_t sink = 0;
 	unsigned char *mem;
 
-	if (parse_opts(argc, argv, &o) < 0)
+	int r = wl_opts_parse(&wl_def_anon_zipf, argc, argv, &o);
+
+	if (r != 0)
+		return r < 0 ? 2 : 0;
+	if (!o.size || (!o.accesses && !o.duration_ms)) {
+		fprintf(stderr, "wl-anon-zipf: need a size, and accesses or a duration\n");
 		return 2;
+	}
 	npages = o.size / (uint64_t)page;
 	if (wl_zipf_init(&zipf, npages, o.theta) < 0) {
 		fprintf(stderr, "wl-anon-zipf: size %llu gives %llu pages: need at least 2\n",
@@ -153,7 +123,7 @@ int main(int argc, char **argv)
 			w[i] = wl_rng_next(&rng);
 	}
 	t1 = wl_now_ns();
-	wl_result("populate_s", (double)(t1 - t0) / 1e9, "s", "lower");
+	wl_result("populate_s", (double)(t1 - t0) / 1e9);
 
 	getrusage(RUSAGE_SELF, &ru0);
 	t0 = wl_now_ns();
@@ -184,10 +154,11 @@ int main(int argc, char **argv)
 	getrusage(RUSAGE_SELF, &ru1);
 
 	wl_result_common(ops, t1 - t0, lat);
-	wl_result("majflt", (double)(ru1.ru_majflt - ru0.ru_majflt), "faults", "lower");
-	wl_result("pages", (double)npages, "pages", "none");
+	wl_result("majflt", (double)(ru1.ru_majflt - ru0.ru_majflt));
+	wl_result("pages", (double)npages);
 	(void)sink;
 	munmap(mem, npages * (uint64_t)page);
 	free(lat);
 	return 0;
 }
+#endif /* WL_DEF_ONLY */

@@ -15,6 +15,55 @@
  * An LRU that knows nothing of foreground and background evicts what the
  * next foreground needs. The common shape is the foreground's page accesses.
  */
+#include "wl-def.h"
+
+struct opts {
+	uint64_t apps;
+	uint64_t app_anon;
+	uint64_t app_file;
+	uint64_t period_ms;
+	uint64_t switches;
+	double theta;
+	uint64_t seed;
+	const char *dir;
+};
+
+WORKLOAD_DEF(app_switch) = {
+	WL_NAME("app-switch"),
+	.claims = "C5",
+	.decides = "switch_p50 fg_majflt",
+	.description = "K apps, each in its own child memcg (MEMCG/app0..) with anon and file "
+		       "sets; the foreground rotates every period; one op = one foreground page "
+		       "access",
+	.params = (const struct wl_param[]){
+		PARAM_U64("apps", apps, "4", "apps (child memcgs)"),
+		PARAM_SIZE("app-anon", app_anon, NULL,
+			   "anon set per app (bytes, or Nx memory.max)"),
+		PARAM_SIZE("app-file", app_file, NULL, "file set per app, mmap'd"),
+		PARAM_DURATION("period", period_ms, "5s", "time in the foreground"),
+		PARAM_U64("switches", switches, NULL, "foreground switches (default 2 x apps)"),
+		PARAM_FRACTION("theta", theta, "0.9", 0, 0.9999,
+			       "Zipf skew of foreground accesses"),
+		PARAM_SEED(seed),
+		{},
+	},
+	.metrics = (const struct wl_metric[]){
+		COMMON_METRICS,
+		METRIC("switches", "switches", "none", "foreground switches"),
+		METRIC("switch_p50", "ns", "lower",
+		       "median time to re-touch the new foreground's set"),
+		METRIC("switch_p90", "ns", "lower", "90th percentile of it"),
+		METRIC("switch_max", "ns", "lower", "longest switch"),
+		METRIC("fg_majflt", "faults", "lower",
+		       "major faults of apps while in the foreground"),
+		METRIC("retouch_majflt", "faults", "lower",
+		       "of which during the re-touch after a switch"),
+		{},
+	},
+	WL_SCRATCH(dir),
+};
+
+#ifndef WL_DEF_ONLY /* the host compiles the definition above alone, for its catalogue */
 #include "util.h"
 #include "wl-opts.h"
 #include "wl-sys.h"
@@ -199,20 +248,7 @@ static int memcgs_make(const char *memcg, unsigned apps)
 int main(int argc, char **argv)
 {
 	const long page = sysconf(_SC_PAGESIZE);
-	uint64_t apps = 4, app_anon = 0, app_file = 0, period_ms = 5000, switches = 0, seed = 1;
-	double theta = 0.9;
-	const char *dir = NULL;
-	const struct wl_opt opts[] = {
-		WL_OPT("apps", WL_OPT_U64, &apps),
-		WL_OPT_REQ("app-anon", WL_OPT_SIZE, &app_anon),
-		WL_OPT_REQ("app-file", WL_OPT_SIZE, &app_file),
-		WL_OPT("period", WL_OPT_DURATION, &period_ms),
-		WL_OPT("switches", WL_OPT_U64, &switches),
-		WL_OPT_RANGE("theta", &theta, 0, 0.9999),
-		WL_OPT("seed", WL_OPT_U64, &seed),
-		WL_OPT_REQ("dir", WL_OPT_STRING, &dir),
-		{},
-	};
+	struct opts o = { 0 };
 	_cleanup_free_ struct app *app = NULL;
 	_cleanup_free_ struct wl_hist *lat = xcalloc(1, sizeof(*lat));
 	_cleanup_free_ struct wl_hist *sw = xcalloc(1, sizeof(*sw));
@@ -222,38 +258,40 @@ int main(int argc, char **argv)
 	uint64_t fg_majflt = 0, retouch_majflt = 0, ops = 0, t0, t1;
 	int r, status = 0, failed = 0;
 
-	if (wl_opts_parse("wl-app-switch", argc, argv, opts) < 0)
-		return 2;
-	if (apps < 2 || apps > 64 || app_anon < 2 * (uint64_t)page ||
-	    app_file < (uint64_t)page || !period_ms) {
+	r = wl_opts_parse(&wl_def_app_switch, argc, argv, &o);
+	if (r != 0)
+		return r < 0 ? 2 : 0;
+	if (o.apps < 2 || o.apps > 64 || o.app_anon < 2 * (uint64_t)page ||
+	    o.app_file < (uint64_t)page || !o.period_ms) {
 		fprintf(stderr,
 			"wl-app-switch: need 2..64 apps, sets of a page or more, a period\n");
 		return 2;
 	}
-	if (!switches)
-		switches = 2 * apps;
-	c = (struct cfg){ app_anon / (uint64_t)page, app_file / (uint64_t)page, seed, theta, dir };
+	if (!o.switches)
+		o.switches = 2 * o.apps;
+	c = (struct cfg){ o.app_anon / (uint64_t)page, o.app_file / (uint64_t)page, o.seed, o.theta,
+			  o.dir };
 	r = wl_memcg_self(memcg, sizeof(memcg), NULL, 0);
 	if (r == 0)
-		r = wl_dir_make(dir);
+		r = wl_dir_make(o.dir);
 	if (r == 0)
-		r = memcgs_make(memcg, (unsigned)apps);
+		r = memcgs_make(memcg, (unsigned)o.apps);
 	if (r < 0) {
 		fprintf(stderr, "wl-app-switch: child memcgs of %s: %s\n", memcg, strerror(-r));
 		return 1;
 	}
-	stats = mmap(NULL, apps * sizeof(*stats), PROT_READ | PROT_WRITE,
+	stats = mmap(NULL, o.apps * sizeof(*stats), PROT_READ | PROT_WRITE,
 		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (stats == MAP_FAILED) {
 		perror("wl-app-switch: mmap");
 		return 1;
 	}
-	for (uint64_t i = 0; i < apps; i++)
+	for (uint64_t i = 0; i < o.apps; i++)
 		wl_hist_init(&stats[i].lat);
-	app = xcalloc(apps, sizeof(*app));
+	app = xcalloc(o.apps, sizeof(*app));
 
 	/* Launch the apps one after another, each in its memcg. */
-	for (unsigned i = 0; i < apps; i++) {
+	for (unsigned i = 0; i < o.apps; i++) {
 		_cleanup_free_ char *procs = xasprintf("%s/app%u/cgroup.procs", memcg, i);
 		int cmd[2], rep[2];
 		struct reply rp;
@@ -282,9 +320,9 @@ int main(int argc, char **argv)
 	wl_hist_init(lat);
 	wl_hist_init(sw);
 	t0 = wl_now_ns();
-	for (uint64_t s = 0; s < switches && !failed; s++) {
-		unsigned fg = (unsigned)(s % apps);
-		uint64_t start = wl_now_ns(), end = start + period_ms * 1000000, now;
+	for (uint64_t s = 0; s < o.switches && !failed; s++) {
+		unsigned fg = (unsigned)(s % o.apps);
+		uint64_t start = wl_now_ns(), end = start + o.period_ms * 1000000, now;
 		struct reply rp;
 		char ch = CMD_FG;
 
@@ -308,7 +346,7 @@ int main(int argc, char **argv)
 		fg_majflt += rp.majflt;
 	}
 	t1 = wl_now_ns();
-	for (unsigned i = 0; i < apps; i++) {
+	for (unsigned i = 0; i < o.apps; i++) {
 		char ch = CMD_QUIT;
 
 		if (write(app[i].cmd, &ch, 1) < 0)
@@ -321,16 +359,17 @@ int main(int argc, char **argv)
 	}
 	if (failed)
 		return 1;
-	for (unsigned i = 0; i < apps; i++) {
+	for (unsigned i = 0; i < o.apps; i++) {
 		wl_hist_merge(lat, &stats[i].lat);
 		ops += stats[i].ops;
 	}
 	wl_result_common(ops, t1 - t0, lat);
-	wl_result("switches", (double)switches, "switches", "none");
-	wl_result("switch_p50", (double)wl_hist_quantile(sw, 0.5), "ns", "lower");
-	wl_result("switch_p90", (double)wl_hist_quantile(sw, 0.9), "ns", "lower");
-	wl_result("switch_max", (double)sw->max, "ns", "lower");
-	wl_result("fg_majflt", (double)fg_majflt, "faults", "lower");
-	wl_result("retouch_majflt", (double)retouch_majflt, "faults", "lower");
+	wl_result("switches", (double)o.switches);
+	wl_result("switch_p50", (double)wl_hist_quantile(sw, 0.5));
+	wl_result("switch_p90", (double)wl_hist_quantile(sw, 0.9));
+	wl_result("switch_max", (double)sw->max);
+	wl_result("fg_majflt", (double)fg_majflt);
+	wl_result("retouch_majflt", (double)retouch_majflt);
 	return 0;
 }
+#endif /* WL_DEF_ONLY */

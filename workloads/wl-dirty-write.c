@@ -10,6 +10,43 @@
  * OOM-killed the parent still reports what it did (its counters live in a
  * shared page) and the kills from the memcg's memory.events.
  */
+#include "wl-def.h"
+
+struct opts {
+	uint64_t size;
+	uint64_t bs;
+	uint64_t passes;
+	uint64_t duration_ms;
+	const char *dir;
+};
+
+WORKLOAD_DEF(dirty_write) = {
+	WL_NAME("dirty-write"),
+	.claims = "C7",
+	.decides = "bandwidth oom_kill",
+	.description = "buffered sequential writes of a file much larger than a small memcg: "
+		       "dirty pages and writeback under the limit; one op = one write()",
+	.params = (const struct wl_param[]){
+		PARAM_SIZE("size", size, NULL, "file written per pass (bytes, or Nx memory.max)"),
+		PARAM_SIZE("bs", bs, "1M", "write() size"),
+		PARAM_U64("passes", passes, "1", "passes (later ones overwrite)"),
+		PARAM_DURATION("duration", duration_ms, NULL, "time limit of the writes"),
+		{},
+	},
+	.metrics = (const struct wl_metric[]){
+		COMMON_METRICS,
+		METRIC("bandwidth", "bytes/s", "higher", "bytes written per second"),
+		METRIC("fsync_s", "s", "lower", "the final fsync()"),
+		METRIC("oom_kill", "kills", "lower", "memcg OOM kills meanwhile (memory.events)"),
+		METRIC("max_events", "events", "none",
+		       "times the memcg hit memory.max (memory.events)"),
+		METRIC("writer_killed", "count", "lower", "1 if the writer died of a signal"),
+		{},
+	},
+	WL_SCRATCH(dir),
+};
+
+#ifndef WL_DEF_ONLY /* the host compiles the definition above alone, for its catalogue */
 #include "util.h"
 #include "wl-opts.h"
 #include "wl-sys.h"
@@ -77,16 +114,7 @@ sync:
 
 int main(int argc, char **argv)
 {
-	uint64_t size = 0, bs = 1 << 20, passes = 1, duration_ms = 0;
-	const char *dir = NULL;
-	const struct wl_opt opts[] = {
-		WL_OPT_REQ("size", WL_OPT_SIZE, &size),
-		WL_OPT("bs", WL_OPT_SIZE, &bs),
-		WL_OPT("passes", WL_OPT_U64, &passes),
-		WL_OPT("duration", WL_OPT_DURATION, &duration_ms),
-		WL_OPT_REQ("dir", WL_OPT_STRING, &dir),
-		{},
-	};
+	struct opts o = { 0 };
 	_cleanup_free_ char *path = NULL;
 	int64_t oom0 = 0, oom1 = 0, max0 = 0, max1 = 0;
 	struct shared *sh;
@@ -94,19 +122,20 @@ int main(int argc, char **argv)
 	int status, r;
 	pid_t pid;
 
-	if (wl_opts_parse("wl-dirty-write", argc, argv, opts) < 0)
-		return 2;
-	if (!bs || bs % 8 || size < bs || !passes) {
+	r = wl_opts_parse(&wl_def_dirty_write, argc, argv, &o);
+	if (r != 0)
+		return r < 0 ? 2 : 0;
+	if (!o.bs || o.bs % 8 || o.size < o.bs || !o.passes) {
 		fprintf(stderr,
 			"wl-dirty-write: need size >= bs > 0 (bs a multiple of 8), passes\n");
 		return 2;
 	}
-	r = wl_dir_make(dir);
+	r = wl_dir_make(o.dir);
 	if (r < 0) {
-		fprintf(stderr, "wl-dirty-write: mkdir %s: %s\n", dir, strerror(-r));
+		fprintf(stderr, "wl-dirty-write: mkdir %s: %s\n", o.dir, strerror(-r));
 		return 1;
 	}
-	path = xasprintf("%s/dirty.dat", dir);
+	path = xasprintf("%s/dirty.dat", o.dir);
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (sh == MAP_FAILED) {
 		perror("wl-dirty-write: mmap");
@@ -122,7 +151,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (pid == 0)
-		_exit(writer(sh, path, size, bs, passes, duration_ms));
+		_exit(writer(sh, path, o.size, o.bs, o.passes, o.duration_ms));
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return 1;
@@ -132,10 +161,11 @@ int main(int argc, char **argv)
 		return 1;
 	wl_result_common(sh->ops, sh->t_end > sh->t_start ? sh->t_end - sh->t_start : 0, &sh->lat);
 	secs = sh->t_end > sh->t_start ? (double)(sh->t_end - sh->t_start) / 1e9 : 0;
-	wl_result("bandwidth", secs > 0 ? (double)sh->bytes / secs : 0, "bytes/s", "higher");
-	wl_result("fsync_s", (double)sh->fsync_ns / 1e9, "s", "lower");
-	wl_result("oom_kill", (double)(oom1 - oom0), "kills", "lower");
-	wl_result("max_events", (double)(max1 - max0), "events", "none");
-	wl_result("writer_killed", WIFSIGNALED(status) ? 1 : 0, "count", "lower");
+	wl_result("bandwidth", secs > 0 ? (double)sh->bytes / secs : 0);
+	wl_result("fsync_s", (double)sh->fsync_ns / 1e9);
+	wl_result("oom_kill", (double)(oom1 - oom0));
+	wl_result("max_events", (double)(max1 - max0));
+	wl_result("writer_killed", WIFSIGNALED(status) ? 1 : 0);
 	return 0;
 }
+#endif /* WL_DEF_ONLY */

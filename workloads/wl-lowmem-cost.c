@@ -14,6 +14,53 @@
  * holds the reads themselves; the share of direct reclaim; memory PSI.
  * The counters are system-wide: run it alone.
  */
+#include "wl-def.h"
+
+struct opts {
+	double f_locked;
+	double f_shmem;
+	double f_churn;
+	uint64_t chunk;
+	uint64_t duration_ms;
+	uint64_t seed;
+	const char *dir;
+};
+
+WORKLOAD_DEF(lowmem_cost) = {
+	WL_NAME("lowmem-cost"),
+	.claims = "C4",
+	.decides = "reclaim_ns_per_page kswapd_cpu_ms",
+	.description = "a small machine mostly full of mlocked (and shmem) memory, a file set "
+		       "churning through the rest: what global reclaim costs; one op = one read",
+	.params = (const struct wl_param[]){
+		PARAM_FRACTION("locked", f_locked, "0.6", 0, 0.95, "share of MemTotal mlocked"),
+		PARAM_FRACTION("shmem", f_shmem, "0", 0, 0.95,
+			       "share of MemTotal in shmem (no swap: pinned)"),
+		PARAM_FRACTION("churn", f_churn, "0.4", 0.01, 8, "file set as a share of MemTotal"),
+		PARAM_SIZE("chunk", chunk, "64K", "pread() size over the file set"),
+		PARAM_DURATION("duration", duration_ms, "20s", "measured phase"),
+		PARAM_SEED(seed),
+		{},
+	},
+	.metrics = (const struct wl_metric[]){
+		COMMON_METRICS,
+		METRIC("kswapd_cpu_ms", "ms", "lower", "CPU time of kswapd over the phase"),
+		METRIC("pgsteal", "pages", "none", "pages reclaimed system-wide (kswapd + direct)"),
+		METRIC("kswapd_ns_per_page", "ns", "lower", "kswapd CPU per page kswapd reclaimed"),
+		METRIC("reclaim_ns_per_page", "ns", "lower",
+		       "(kswapd CPU + the workload's system time) per page reclaimed: "
+		       "an upper bound"),
+		METRIC("direct_pct", "pct", "lower",
+		       "share of pages reclaimed directly (allocation stalls)"),
+		METRIC("psi_some_ms", "ms", "lower",
+		       "memory pressure stall (PSI some) over the phase"),
+		METRIC("locked_bytes", "bytes", "none", "bytes mlocked"),
+		{},
+	},
+	WL_SCRATCH(dir),
+};
+
+#ifndef WL_DEF_ONLY /* the host compiles the definition above alone, for its catalogue */
 #include "util.h"
 #include "wl-opts.h"
 #include "wl-sys.h"
@@ -56,19 +103,8 @@ static double tv_ns(const struct timeval *tv)
 int main(int argc, char **argv)
 {
 	const long page = sysconf(_SC_PAGESIZE);
-	uint64_t chunk = 64 << 10, duration_ms = 20000, seed = 1, total, locked, shmem, churn;
-	double f_locked = 0.6, f_shmem = 0, f_churn = 0.4;
-	const char *dir = NULL;
-	const struct wl_opt opts[] = {
-		WL_OPT_RANGE("locked", &f_locked, 0, 0.95),
-		WL_OPT_RANGE("shmem", &f_shmem, 0, 0.95),
-		WL_OPT_RANGE("churn", &f_churn, 0.01, 8),
-		WL_OPT("chunk", WL_OPT_SIZE, &chunk),
-		WL_OPT("duration", WL_OPT_DURATION, &duration_ms),
-		WL_OPT("seed", WL_OPT_U64, &seed),
-		WL_OPT_REQ("dir", WL_OPT_STRING, &dir),
-		{},
-	};
+	uint64_t total, locked, shmem, churn;
+	struct opts o = { 0 };
 	_cleanup_free_ char *path = NULL, *buf = NULL;
 	_cleanup_free_ struct wl_hist *lat = xcalloc(1, sizeof(*lat));
 	_cleanup_close_ int fd = -1, mfd = -1;
@@ -79,31 +115,33 @@ int main(int argc, char **argv)
 	unsigned char *lk;
 	int r;
 
-	if (wl_opts_parse("wl-lowmem-cost", argc, argv, opts) < 0)
-		return 2;
-	if (f_locked + f_shmem > 0.95 || !chunk || chunk % (uint64_t)page || !duration_ms) {
+	r = wl_opts_parse(&wl_def_lowmem_cost, argc, argv, &o);
+	if (r != 0)
+		return r < 0 ? 2 : 0;
+	if (o.f_locked + o.f_shmem > 0.95 || !o.chunk || o.chunk % (uint64_t)page ||
+	    !o.duration_ms) {
 		fprintf(stderr, "wl-lowmem-cost: need locked + shmem <= 0.95, a chunk that is a "
 				"multiple of the page size, a duration\n");
 		return 2;
 	}
 	r = wl_mem_total(&total);
 	if (r == 0)
-		r = wl_dir_make(dir);
+		r = wl_dir_make(o.dir);
 	if (r < 0) {
-		fprintf(stderr, "wl-lowmem-cost: MemTotal or %s: %s\n", dir, strerror(-r));
+		fprintf(stderr, "wl-lowmem-cost: MemTotal or %s: %s\n", o.dir, strerror(-r));
 		return 1;
 	}
-	locked = (uint64_t)(f_locked * (double)total) / (uint64_t)page * (uint64_t)page;
-	shmem = (uint64_t)(f_shmem * (double)total) / (uint64_t)page * (uint64_t)page;
-	churn = (uint64_t)(f_churn * (double)total) / chunk * chunk;
-	if (churn < 2 * chunk) {
+	locked = (uint64_t)(o.f_locked * (double)total) / (uint64_t)page * (uint64_t)page;
+	shmem = (uint64_t)(o.f_shmem * (double)total) / (uint64_t)page * (uint64_t)page;
+	churn = (uint64_t)(o.f_churn * (double)total) / o.chunk * o.chunk;
+	if (churn < 2 * o.chunk) {
 		fprintf(stderr, "wl-lowmem-cost: file set of %llu bytes is under two chunks\n",
 			(unsigned long long)churn);
 		return 2;
 	}
 	/* The file set first, while memory is free. */
-	path = xasprintf("%s/churn.dat", dir);
-	r = wl_file_create(path, churn, seed);
+	path = xasprintf("%s/churn.dat", o.dir);
+	r = wl_file_create(path, churn, o.seed);
 	fd = r < 0 ? -1 : open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		fprintf(stderr, "wl-lowmem-cost: %s: %s\n", path, strerror(r < 0 ? -r : errno));
@@ -135,19 +173,19 @@ int main(int argc, char **argv)
 		munmap(sm, shmem);
 	}
 
-	buf = xcalloc(1, chunk);
-	nchunks = churn / chunk;
-	wl_rng_seed(&rng, seed);
+	buf = xcalloc(1, o.chunk);
+	nchunks = churn / o.chunk;
+	wl_rng_seed(&rng, o.seed);
 	wl_hist_init(lat);
 	sys_read(&c0);
 	getrusage(RUSAGE_SELF, &ru0);
 	t0 = wl_now_ns();
-	deadline = t0 + duration_ms * 1000000;
+	deadline = t0 + o.duration_ms * 1000000;
 	for (;;) {
 		uint64_t i = wl_rng_next(&rng) % nchunks, a, b;
 
 		a = wl_now_ns();
-		if (pread(fd, buf, chunk, (off_t)(i * chunk)) < 0) {
+		if (pread(fd, buf, o.chunk, (off_t)(i * o.chunk)) < 0) {
 			perror("wl-lowmem-cost: pread");
 			return 1;
 		}
@@ -168,14 +206,15 @@ int main(int argc, char **argv)
 		double sys_ns = tv_ns(&ru1.ru_stime) - tv_ns(&ru0.ru_stime);
 
 		wl_result_common(ops, t1 - t0, lat);
-		wl_result("kswapd_cpu_ms", kswapd_ns / 1e6, "ms", "lower");
-		wl_result("pgsteal", sk + sd, "pages", "none");
-		wl_result("kswapd_ns_per_page", sk > 0 ? kswapd_ns / sk : 0, "ns", "lower");
-		wl_result("reclaim_ns_per_page", sk + sd > 0 ? (kswapd_ns + sys_ns) / (sk + sd) : 0,
-			  "ns", "lower");
-		wl_result("direct_pct", sk + sd > 0 ? 100.0 * sd / (sk + sd) : 0, "pct", "lower");
-		wl_result("psi_some_ms", (double)(c1.psi_us - c0.psi_us) / 1e3, "ms", "lower");
-		wl_result("locked_bytes", (double)locked, "bytes", "none");
+		wl_result("kswapd_cpu_ms", kswapd_ns / 1e6);
+		wl_result("pgsteal", sk + sd);
+		wl_result("kswapd_ns_per_page", sk > 0 ? kswapd_ns / sk : 0);
+		wl_result("reclaim_ns_per_page",
+			  sk + sd > 0 ? (kswapd_ns + sys_ns) / (sk + sd) : 0);
+		wl_result("direct_pct", sk + sd > 0 ? 100.0 * sd / (sk + sd) : 0);
+		wl_result("psi_some_ms", (double)(c1.psi_us - c0.psi_us) / 1e3);
+		wl_result("locked_bytes", (double)locked);
 	}
 	return 0;
 }
+#endif /* WL_DEF_ONLY */

@@ -11,6 +11,45 @@
  * touched set resident, passes after the first need no major faults
  * (majflt_warm). read_amp is disk bytes per byte of touched pages.
  */
+#include "wl-def.h"
+
+struct opts {
+	uint64_t size;
+	uint64_t stride;
+	uint64_t passes;
+	const char *advice;
+	uint64_t duration_ms;
+	const char *dir;
+};
+
+WORKLOAD_DEF(mmap_stride) = {
+	WL_NAME("mmap-stride"),
+	.claims = "C6",
+	.decides = "majflt read_amp",
+	.description = "an mmap'd file read one byte per stride, pass after pass: fault-around "
+		       "and readahead bring pages never touched; one op = one touch",
+	.params = (const struct wl_param[]){
+		PARAM_SIZE("size", size, NULL, "file (bytes, or Nx memory.max)"),
+		PARAM_SIZE("stride", stride, "64K", "distance between touches"),
+		PARAM_U64("passes", passes, "4", "passes over the file"),
+		PARAM_CHOICE("advice", advice, "normal", "normal|random|sequential",
+			     "madvise() of the mapping"),
+		PARAM_DURATION("duration", duration_ms, NULL, "time limit of the measured phase"),
+		{},
+	},
+	.metrics = (const struct wl_metric[]){
+		COMMON_METRICS,
+		METRIC("majflt", "faults", "lower", "major faults, all passes"),
+		METRIC("majflt_warm", "faults", "lower", "major faults after the first pass"),
+		METRIC("read_bytes", "bytes", "lower", "bytes read from the disk"),
+		METRIC("read_amp", "x", "lower", "disk bytes per byte of the pages touched"),
+		METRIC("touched_pages", "pages", "none", "distinct pages touched per pass"),
+		{},
+	},
+	WL_SCRATCH(dir),
+};
+
+#ifndef WL_DEF_ONLY /* the host compiles the definition above alone, for its catalogue */
 #include "util.h"
 #include "wl-opts.h"
 #include "wl-sys.h"
@@ -24,17 +63,7 @@
 int main(int argc, char **argv)
 {
 	const long page = sysconf(_SC_PAGESIZE);
-	uint64_t size = 0, stride = 64 << 10, passes = 4, duration_ms = 0;
-	const char *advice = "normal", *dir = NULL;
-	const struct wl_opt opts[] = {
-		WL_OPT_REQ("size", WL_OPT_SIZE, &size),
-		WL_OPT("stride", WL_OPT_SIZE, &stride),
-		WL_OPT("passes", WL_OPT_U64, &passes),
-		WL_OPT_CHOICE("advice", &advice, "normal|random|sequential"),
-		WL_OPT("duration", WL_OPT_DURATION, &duration_ms),
-		WL_OPT_REQ("dir", WL_OPT_STRING, &dir),
-		{},
-	};
+	struct opts o = { 0 };
 	_cleanup_free_ char *path = NULL;
 	_cleanup_free_ struct wl_hist *lat = xcalloc(1, sizeof(*lat));
 	_cleanup_close_ int fd = -1;
@@ -46,23 +75,24 @@ int main(int argc, char **argv)
 	double disk;
 	int adv, r;
 
-	if (wl_opts_parse("wl-mmap-stride", argc, argv, opts) < 0)
-		return 2;
-	if (!stride || stride % (uint64_t)page || size < stride || !passes) {
+	r = wl_opts_parse(&wl_def_mmap_stride, argc, argv, &o);
+	if (r != 0)
+		return r < 0 ? 2 : 0;
+	if (!o.stride || o.stride % (uint64_t)page || o.size < o.stride || !o.passes) {
 		fprintf(stderr, "wl-mmap-stride: need a stride that is a multiple of the page size "
 				"and size >= stride\n");
 		return 2;
 	}
-	adv = !strcmp(advice, "random")	      ? MADV_RANDOM
-	      : !strcmp(advice, "sequential") ? MADV_SEQUENTIAL
+	adv = !strcmp(o.advice, "random")	      ? MADV_RANDOM
+	      : !strcmp(o.advice, "sequential") ? MADV_SEQUENTIAL
 					      : MADV_NORMAL;
-	r = wl_dir_make(dir);
+	r = wl_dir_make(o.dir);
 	if (r < 0) {
-		fprintf(stderr, "wl-mmap-stride: mkdir %s: %s\n", dir, strerror(-r));
+		fprintf(stderr, "wl-mmap-stride: mkdir %s: %s\n", o.dir, strerror(-r));
 		return 1;
 	}
-	path = xasprintf("%s/stride.dat", dir);
-	r = wl_file_create(path, size, 7);
+	path = xasprintf("%s/stride.dat", o.dir);
+	r = wl_file_create(path, o.size, 7);
 	if (r < 0) {
 		fprintf(stderr, "wl-mmap-stride: %s: %s\n", path, strerror(-r));
 		return 1;
@@ -72,20 +102,20 @@ int main(int argc, char **argv)
 		fprintf(stderr, "wl-mmap-stride: %s: %s\n", path, strerror(errno));
 		return 1;
 	}
-	map = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
-	if (map == MAP_FAILED || madvise(map, size, adv) < 0) {
+	map = mmap(NULL, o.size, PROT_READ, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED || madvise(map, o.size, adv) < 0) {
 		fprintf(stderr, "wl-mmap-stride: mmap/madvise: %s\n", strerror(errno));
 		return 1;
 	}
 	wl_hist_init(lat);
-	touched = (size + stride - 1) / stride;
+	touched = (o.size + o.stride - 1) / o.stride;
 
 	getrusage(RUSAGE_SELF, &ru0);
 	ru_first = ru0;
 	t0 = wl_now_ns();
-	deadline = duration_ms ? t0 + duration_ms * 1000000 : UINT64_MAX;
-	for (uint64_t p = 0; p < passes; p++) {
-		for (uint64_t off = 0; off < size; off += stride) {
+	deadline = o.duration_ms ? t0 + o.duration_ms * 1000000 : UINT64_MAX;
+	for (uint64_t p = 0; p < o.passes; p++) {
+		for (uint64_t off = 0; off < o.size; off += o.stride) {
 			uint64_t a = wl_now_ns(), b;
 
 			sink += map[off];
@@ -106,13 +136,13 @@ done:
 	(void)sink;
 
 	wl_result_common(ops, t1 - t0, lat);
-	wl_result("majflt", (double)(ru1.ru_majflt - ru0.ru_majflt), "faults", "lower");
-	wl_result("majflt_warm", first_done ? (double)(ru1.ru_majflt - ru_first.ru_majflt) : 0,
-		  "faults", "lower");
-	wl_result("read_bytes", (double)(ru1.ru_inblock - ru0.ru_inblock) * 512, "bytes", "lower");
+	wl_result("majflt", (double)(ru1.ru_majflt - ru0.ru_majflt));
+	wl_result("majflt_warm", first_done ? (double)(ru1.ru_majflt - ru_first.ru_majflt) : 0);
+	wl_result("read_bytes", (double)(ru1.ru_inblock - ru0.ru_inblock) * 512);
 	disk = (double)(ru1.ru_inblock - ru0.ru_inblock) * 512;
-	wl_result("read_amp", ops ? disk / ((double)ops * (double)page) : 0, "x", "lower");
-	wl_result("touched_pages", (double)touched, "pages", "none");
-	munmap(map, size);
+	wl_result("read_amp", ops ? disk / ((double)ops * (double)page) : 0);
+	wl_result("touched_pages", (double)touched);
+	munmap(map, o.size);
 	return 0;
 }
+#endif /* WL_DEF_ONLY */

@@ -15,6 +15,49 @@
  * by a batch per CPU). reclaim_ratio is reclaimed / requested: 1 is exact,
  * above 1 over-reclaim (C3); over_reclaim_pct sums only the excess.
  */
+#include "wl-def.h"
+
+struct opts {
+	uint64_t size;
+	uint64_t anon_size;
+	uint64_t request;
+	uint64_t requests;
+	uint64_t high_steps;
+	const char *dir;
+};
+
+WORKLOAD_DEF(proactive) = {
+	WL_NAME("proactive"),
+	.claims = "C3",
+	.decides = "over_reclaim_pct reclaim_ratio",
+	.description = "cold page cache and anon in a memcg, then reclaim requests through "
+		       "memory.reclaim and steps of memory.high; one op = one memory.reclaim write",
+	.params = (const struct wl_param[]){
+		PARAM_SIZE("size", size, NULL, "cold page cache: a file read once"),
+		PARAM_SIZE("anon-size", anon_size, "0", "cold anonymous memory beside it"),
+		PARAM_SIZE("request", request, NULL,
+			   "bytes per memory.reclaim write and memory.high step"),
+		PARAM_U64("requests", requests, "8", "memory.reclaim writes"),
+		PARAM_U64("high-steps", high_steps, "4", "memory.high steps after them"),
+		{},
+	},
+	.metrics = (const struct wl_metric[]){
+		COMMON_METRICS,
+		METRIC("requested_bytes", "bytes", "none", "asked of memory.reclaim"),
+		METRIC("reclaimed_bytes", "bytes", "none",
+		       "drop of memory.current around the writes"),
+		METRIC("reclaim_ratio", "ratio", "none", "reclaimed / requested (1 = exact)"),
+		METRIC("over_reclaim_pct", "pct", "lower",
+		       "reclaimed beyond the request, % of requested"),
+		METRIC("eagain", "requests", "lower", "memory.reclaim writes refused (EAGAIN)"),
+		METRIC("high_ratio", "ratio", "none",
+		       "reclaimed / requested by the memory.high steps"),
+		{},
+	},
+	WL_SCRATCH(dir),
+};
+
+#ifndef WL_DEF_ONLY /* the host compiles the definition above alone, for its catalogue */
 #include "util.h"
 #include "wl-opts.h"
 #include "wl-sys.h"
@@ -63,47 +106,38 @@ static int read_through(const char *path, uint64_t size)
 int main(int argc, char **argv)
 {
 	const long page = sysconf(_SC_PAGESIZE);
-	uint64_t size = 0, anon_size = 0, request = 0, requests = 8, high_steps = 4;
-	const char *dir = NULL;
-	const struct wl_opt opts[] = {
-		WL_OPT_REQ("size", WL_OPT_SIZE, &size),
-		WL_OPT("anon-size", WL_OPT_SIZE, &anon_size),
-		WL_OPT_REQ("request", WL_OPT_SIZE, &request),
-		WL_OPT("requests", WL_OPT_U64, &requests),
-		WL_OPT("high-steps", WL_OPT_U64, &high_steps),
-		WL_OPT_REQ("dir", WL_OPT_STRING, &dir),
-		{},
-	};
+	struct opts o = { 0 };
 	_cleanup_free_ char *path = NULL;
 	_cleanup_free_ struct wl_hist *lat = xcalloc(1, sizeof(*lat));
 	uint64_t requested = 0, reclaimed = 0, over = 0, eagain = 0, ops = 0, t0, t1;
 	uint64_t high_req = 0, high_recl = 0;
 	int r;
 
-	if (wl_opts_parse("wl-proactive", argc, argv, opts) < 0)
-		return 2;
-	if (!size || !request || !requests) {
+	r = wl_opts_parse(&wl_def_proactive, argc, argv, &o);
+	if (r != 0)
+		return r < 0 ? 2 : 0;
+	if (!o.size || !o.request || !o.requests) {
 		fprintf(stderr, "wl-proactive: need size, request and requests\n");
 		return 2;
 	}
 	r = wl_memcg_self(memcg, sizeof(memcg), NULL, 0);
 	if (r == 0)
-		r = wl_dir_make(dir);
+		r = wl_dir_make(o.dir);
 	if (r < 0) {
-		fprintf(stderr, "wl-proactive: memcg or %s: %s\n", dir, strerror(-r));
+		fprintf(stderr, "wl-proactive: memcg or %s: %s\n", o.dir, strerror(-r));
 		return 1;
 	}
 	/* Cold memory: the file read once, the anon written once. */
-	path = xasprintf("%s/cold.dat", dir);
-	r = wl_file_create(path, size, 11);
+	path = xasprintf("%s/cold.dat", o.dir);
+	r = wl_file_create(path, o.size, 11);
 	if (r == 0)
-		r = read_through(path, size);
+		r = read_through(path, o.size);
 	if (r < 0) {
 		fprintf(stderr, "wl-proactive: %s: %s\n", path, strerror(-r));
 		return 1;
 	}
-	if (anon_size) {
-		unsigned char *anon = mmap(NULL, anon_size, PROT_READ | PROT_WRITE,
+	if (o.anon_size) {
+		unsigned char *anon = mmap(NULL, o.anon_size, PROT_READ | PROT_WRITE,
 					   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		struct wl_rng rng;
 
@@ -112,19 +146,19 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		wl_rng_seed(&rng, 3);
-		for (uint64_t off = 0; off < anon_size; off += (uint64_t)page)
+		for (uint64_t off = 0; off < o.anon_size; off += (uint64_t)page)
 			*(uint64_t *)(anon + off) = wl_rng_next(&rng);
 	}
 
 	wl_hist_init(lat);
 	t0 = wl_now_ns();
-	for (uint64_t i = 0; i < requests; i++) {
+	for (uint64_t i = 0; i < o.requests; i++) {
 		uint64_t before, after, a, b;
 
 		if (current_bytes(&before) < 0)
 			return 1;
 		a = wl_now_ns();
-		r = memcg_write("memory.reclaim", request, false);
+		r = memcg_write("memory.reclaim", o.request, false);
 		b = wl_now_ns();
 		if (r < 0 && r != -EAGAIN) {
 			fprintf(stderr, "wl-proactive: memory.reclaim: %s\n", strerror(-r));
@@ -135,28 +169,28 @@ int main(int argc, char **argv)
 			return 1;
 		wl_hist_add(lat, b - a);
 		ops++;
-		requested += request;
+		requested += o.request;
 		if (before > after) {
 			reclaimed += before - after;
-			if (before - after > request)
-				over += before - after - request;
+			if (before - after > o.request)
+				over += before - after - o.request;
 		}
 	}
 	t1 = wl_now_ns();
 
 	/* memory.high steps, on the cache read in again. */
-	r = read_through(path, size);
-	for (uint64_t i = 0; i < high_steps && r == 0; i++) {
+	r = read_through(path, o.size);
+	for (uint64_t i = 0; i < o.high_steps && r == 0; i++) {
 		uint64_t before, after;
 
 		r = current_bytes(&before);
-		if (r < 0 || before <= request)
+		if (r < 0 || before <= o.request)
 			break;
-		r = memcg_write("memory.high", before - request, false);
+		r = memcg_write("memory.high", before - o.request, false);
 		if (r == 0)
 			r = current_bytes(&after);
 		if (r == 0) {
-			high_req += request;
+			high_req += o.request;
 			high_recl += before > after ? before - after : 0;
 		}
 	}
@@ -166,14 +200,12 @@ int main(int argc, char **argv)
 	}
 
 	wl_result_common(ops, t1 - t0, lat);
-	wl_result("requested_bytes", (double)requested, "bytes", "none");
-	wl_result("reclaimed_bytes", (double)reclaimed, "bytes", "none");
-	wl_result("reclaim_ratio", requested ? (double)reclaimed / (double)requested : 0, "ratio",
-		  "none");
-	wl_result("over_reclaim_pct", requested ? 100.0 * (double)over / (double)requested : 0,
-		  "pct", "lower");
-	wl_result("eagain", (double)eagain, "requests", "lower");
-	wl_result("high_ratio", high_req ? (double)high_recl / (double)high_req : 0, "ratio",
-		  "none");
+	wl_result("requested_bytes", (double)requested);
+	wl_result("reclaimed_bytes", (double)reclaimed);
+	wl_result("reclaim_ratio", requested ? (double)reclaimed / (double)requested : 0);
+	wl_result("over_reclaim_pct", requested ? 100.0 * (double)over / (double)requested : 0);
+	wl_result("eagain", (double)eagain);
+	wl_result("high_ratio", high_req ? (double)high_recl / (double)high_req : 0);
 	return 0;
 }
+#endif /* WL_DEF_ONLY */

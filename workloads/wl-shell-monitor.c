@@ -14,6 +14,38 @@
  * of bash and every cat it ran (their rusage), per sample: the figure to
  * put beside the agent's agent:cpu_ns per sample.
  */
+#include "wl-def.h"
+
+struct opts {
+	uint64_t interval_ms;
+	uint64_t duration_ms;
+};
+
+/* Not a reclaim scenario: the benchmark's yardstick for the agent's own sampler. */
+WORKLOAD_DEF(shell_monitor) = {
+	WL_NAME("shell-monitor"),
+	.claims = "bench",
+	.decides = "cpu_ns_per_sample",
+	.description = "a bash loop that cats the files the agent samples, every interval, one "
+		       "cat process per file group: the agent's sampler's yardstick; one op = "
+		       "one sample",
+	.params = (const struct wl_param[]){
+		PARAM_DURATION("interval", interval_ms, "1s", "between samples (bash's read -t)"),
+		PARAM_DURATION("duration", duration_ms, "20s", "how long it samples"),
+		{},
+	},
+	.metrics = (const struct wl_metric[]){
+		COMMON_METRICS,
+		METRIC("samples", "samples", "none", "passes over the files"),
+		METRIC("cpu_ns_per_sample", "ns", "lower",
+		       "CPU of bash and its cats per sample (beside agent:cpu_ns per sample)"),
+		METRIC("cpu_pct", "pct", "lower", "that CPU as a share of one CPU's time"),
+		{},
+	},
+	.tools = WL_TOOLS("bash", "cat"),
+};
+
+#ifndef WL_DEF_ONLY /* the host compiles the definition above alone, for its catalogue */
 #include "util.h"
 #include "wl-opts.h"
 #include "wl-tool.h"
@@ -64,32 +96,28 @@ static uint64_t epoch_us(const char *s, char **end)
 
 int main(int argc, char **argv)
 {
-	uint64_t interval_ms = 1000, duration_ms = 20000;
-	const struct wl_opt opts[] = {
-		WL_OPT("interval", WL_OPT_DURATION, &interval_ms),
-		WL_OPT("duration", WL_OPT_DURATION, &duration_ms),
-		{},
-	};
+	struct opts o = { 0 };
 	_cleanup_free_ struct wl_hist *lat = xcalloc(1, sizeof(*lat));
 	char interval[32], duration[32], buf[4096], line[256];
 	const char *bash = WL_TOOLS_DIR "/bin/bash";
-	int out[2], silent[2], status;
+	int out[2], silent[2], status, r;
 	size_t ll = 0;
 	uint64_t ops = 0, t0, t1, cpu_ns;
 	struct rusage ru;
 	ssize_t n;
 	pid_t pid;
 
-	if (wl_opts_parse("wl-shell-monitor", argc, argv, opts) < 0)
-		return 2;
+	r = wl_opts_parse(&wl_def_shell_monitor, argc, argv, &o);
+	if (r != 0)
+		return r < 0 ? 2 : 0;
 	if (access(bash, X_OK) < 0) {
 		fprintf(stderr, "wl-shell-monitor: %s: %s (the tools disk holds bash)\n", bash,
 			strerror(errno));
 		return 1;
 	}
-	snprintf(interval, sizeof(interval), "%.3f", (double)interval_ms / 1000);
+	snprintf(interval, sizeof(interval), "%.3f", (double)o.interval_ms / 1000);
 	snprintf(duration, sizeof(duration), "%llu",
-		 (unsigned long long)((duration_ms + 999) / 1000));
+		 (unsigned long long)((o.duration_ms + 999) / 1000));
 	if (pipe2(out, O_CLOEXEC) < 0 || pipe(silent) < 0) {
 		perror("wl-shell-monitor: pipe");
 		return 1;
@@ -157,8 +185,9 @@ int main(int argc, char **argv)
 	cpu_ns = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000u +
 		 (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000u;
 	wl_result_common(ops, t1 - t0, lat);
-	wl_result("samples", (double)ops, "samples", "none");
-	wl_result("cpu_ns_per_sample", ops ? (double)cpu_ns / (double)ops : 0, "ns", "lower");
-	wl_result("cpu_pct", 100.0 * (double)cpu_ns / (double)(t1 - t0), "pct", "lower");
+	wl_result("samples", (double)ops);
+	wl_result("cpu_ns_per_sample", ops ? (double)cpu_ns / (double)ops : 0);
+	wl_result("cpu_pct", 100.0 * (double)cpu_ns / (double)(t1 - t0));
 	return 0;
 }
+#endif /* WL_DEF_ONLY */

@@ -12,6 +12,54 @@
  * measured), in batches of rows, and its cache dropped; the measured phase
  * then runs for ops statements or a duration.
  */
+#include "wl-def.h"
+
+struct opts {
+	uint64_t size;
+	uint64_t value_size;
+	double theta;
+	double read_ratio;
+	uint64_t cache;
+	const char *mmap_mode;
+	uint64_t nops;
+	uint64_t duration_ms;
+	uint64_t seed;
+	const char *dir;
+};
+
+WORKLOAD_DEF(sqlite_kv) = {
+	WL_NAME("sqlite-kv"),
+	.claims = "C7",
+	.decides = "throughput read_bytes",
+	.description = "SQLite (linked in) point lookups and updates of Zipf keys on a database "
+		       "larger than its memcg; one op = one statement",
+	.params = (const struct wl_param[]){
+		PARAM_SIZE("size", size, NULL, "database size (bytes, or Nx memory.max)"),
+		PARAM_SIZE("value-size", value_size, "1000", "bytes per value"),
+		PARAM_FRACTION("theta", theta, "0.99", 0, 0.9999, "Zipf skew of keys"),
+		PARAM_FRACTION("read-ratio", read_ratio, "0.9", 0, 1,
+			       "fraction of lookups (the rest update)"),
+		PARAM_SIZE("cache", cache, "2M", "SQLite's own page cache"),
+		PARAM_CHOICE("mmap", mmap_mode, "off", "off|on", "read the database through mmap"),
+		PARAM_U64("ops", nops, NULL, "statements in the measured phase"),
+		PARAM_DURATION("duration", duration_ms, NULL, "or a time limit for it"),
+		PARAM_SEED(seed),
+		{},
+	},
+	.metrics = (const struct wl_metric[]){
+		COMMON_METRICS,
+		METRIC("rows", "rows", "none", "rows in the table"),
+		METRIC("db_bytes", "bytes", "none", "database file size"),
+		METRIC("populate_s", "s", "lower", "time to build the database"),
+		METRIC("read_bytes", "bytes", "lower",
+		       "bytes read from the disk in the measured phase"),
+		METRIC("majflt", "faults", "lower", "major faults in the measured phase"),
+		{},
+	},
+	WL_SCRATCH(dir),
+};
+
+#ifndef WL_DEF_ONLY /* the host compiles the definition above alone, for its catalogue */
 #include "util.h"
 #include "wl-opts.h"
 #include "wl-sys.h"
@@ -83,22 +131,7 @@ static int populate(sqlite3 *db, uint64_t rows, size_t value_size, struct wl_rng
 
 int main(int argc, char **argv)
 {
-	uint64_t size = 0, value_size = 1000, cache = 2 << 20, nops = 0, duration_ms = 0, seed = 1;
-	double theta = 0.99, read_ratio = 0.9;
-	const char *mmap_mode = "off", *dir = NULL;
-	const struct wl_opt opts[] = {
-		WL_OPT_REQ("size", WL_OPT_SIZE, &size),
-		WL_OPT("value-size", WL_OPT_SIZE, &value_size),
-		WL_OPT_RANGE("theta", &theta, 0, 0.9999),
-		WL_OPT_RANGE("read-ratio", &read_ratio, 0, 1),
-		WL_OPT("cache", WL_OPT_SIZE, &cache),
-		WL_OPT_CHOICE("mmap", &mmap_mode, "off|on"),
-		WL_OPT("ops", WL_OPT_U64, &nops),
-		WL_OPT("duration", WL_OPT_DURATION, &duration_ms),
-		WL_OPT("seed", WL_OPT_U64, &seed),
-		WL_OPT_REQ("dir", WL_OPT_STRING, &dir),
-		{},
-	};
+	struct opts o = { 0 };
 	_cleanup_free_ char *path = NULL, *pragmas = NULL;
 	_cleanup_free_ struct wl_hist *lat = xcalloc(1, sizeof(*lat));
 	_cleanup_free_ uint64_t *val = NULL;
@@ -111,21 +144,22 @@ int main(int argc, char **argv)
 	uint64_t rows, ops = 0, t0, t1, deadline, pop0, pop1;
 	int r;
 
-	if (wl_opts_parse("wl-sqlite-kv", argc, argv, opts) < 0)
-		return 2;
-	rows = size / (value_size + ROW_OVERHEAD);
-	if (!value_size || value_size > (1 << 20) || wl_zipf_init(&zipf, rows, theta) < 0 ||
-	    (!nops && !duration_ms)) {
+	r = wl_opts_parse(&wl_def_sqlite_kv, argc, argv, &o);
+	if (r != 0)
+		return r < 0 ? 2 : 0;
+	rows = o.size / (o.value_size + ROW_OVERHEAD);
+	if (!o.value_size || o.value_size > (1 << 20) || wl_zipf_init(&zipf, rows, o.theta) < 0 ||
+	    (!o.nops && !o.duration_ms)) {
 		fprintf(stderr, "wl-sqlite-kv: need 2 rows or more (size / value-size), values up "
 				"to 1M, and ops or a duration\n");
 		return 2;
 	}
-	r = wl_dir_make(dir);
+	r = wl_dir_make(o.dir);
 	if (r < 0) {
-		fprintf(stderr, "wl-sqlite-kv: mkdir %s: %s\n", dir, strerror(-r));
+		fprintf(stderr, "wl-sqlite-kv: mkdir %s: %s\n", o.dir, strerror(-r));
 		return 1;
 	}
-	path = xasprintf("%s/kv.db", dir);
+	path = xasprintf("%s/kv.db", o.dir);
 	unlink(path);
 	if (sqlite3_open(path, &db) != SQLITE_OK) {
 		fprintf(stderr, "wl-sqlite-kv: %s: %s\n", path, sqlite3_errmsg(db));
@@ -135,13 +169,13 @@ int main(int argc, char **argv)
 	pragmas = xasprintf("PRAGMA page_size=4096; PRAGMA journal_mode=OFF; "
 			    "PRAGMA synchronous=OFF; PRAGMA cache_size=-%llu; "
 			    "PRAGMA mmap_size=%llu",
-			    (unsigned long long)(cache >> 10),
-			    !strcmp(mmap_mode, "on") ? (unsigned long long)size * 2 : 0ULL);
+			    (unsigned long long)(o.cache >> 10),
+			    !strcmp(o.mmap_mode, "on") ? (unsigned long long)o.size * 2 : 0ULL);
 	if (exec(db, pragmas) < 0)
 		return 1;
-	wl_rng_seed(&rng, seed);
+	wl_rng_seed(&rng, o.seed);
 	pop0 = wl_now_ns();
-	if (populate(db, rows, value_size, &rng) < 0)
+	if (populate(db, rows, o.value_size, &rng) < 0)
 		return 1;
 	pop1 = wl_now_ns();
 	{
@@ -156,24 +190,24 @@ int main(int argc, char **argv)
 	if (prepare(db, "SELECT v FROM kv WHERE k = ?", &get) < 0 ||
 	    prepare(db, "UPDATE kv SET v = ? WHERE k = ?", &put) < 0)
 		return 1;
-	val = xcalloc(value_size / 8 + 1, 8);
+	val = xcalloc(o.value_size / 8 + 1, 8);
 	wl_hist_init(lat);
 	getrusage(RUSAGE_SELF, &ru0);
 	t0 = wl_now_ns();
-	deadline = duration_ms ? t0 + duration_ms * 1000000 : UINT64_MAX;
+	deadline = o.duration_ms ? t0 + o.duration_ms * 1000000 : UINT64_MAX;
 	for (;;) {
 		uint64_t rank = wl_zipf_next(&zipf, &rng);
 		/* Ranks scattered over the keys, hot keys not packed together. */
 		sqlite3_int64 k =
 			(sqlite3_int64)((rank * 0x9e3779b97f4a7c15ULL % rows + rows / 3) % rows);
-		bool read = wl_rng_double(&rng) < read_ratio;
+		bool read = wl_rng_double(&rng) < o.read_ratio;
 		sqlite3_stmt *st = read ? get : put;
 		uint64_t a, b;
 		int rc;
 
 		if (!read) {
 			val[0] = wl_rng_next(&rng);
-			sqlite3_bind_blob(put, 1, val, (int)value_size, SQLITE_STATIC);
+			sqlite3_bind_blob(put, 1, val, (int)o.value_size, SQLITE_STATIC);
 			sqlite3_bind_int64(put, 2, k);
 		} else {
 			sqlite3_bind_int64(get, 1, k);
@@ -189,7 +223,7 @@ int main(int argc, char **argv)
 		sqlite3_reset(st);
 		wl_hist_add(lat, b - a);
 		ops++;
-		if (nops && ops >= nops)
+		if (o.nops && ops >= o.nops)
 			break;
 		if ((ops & 63) == 0 && b >= deadline)
 			break;
@@ -201,10 +235,11 @@ int main(int argc, char **argv)
 	sqlite3_close(db);
 
 	wl_result_common(ops, t1 - t0, lat);
-	wl_result("rows", (double)rows, "rows", "none");
-	wl_result("db_bytes", (double)sb.st_size, "bytes", "none");
-	wl_result("populate_s", (double)(pop1 - pop0) / 1e9, "s", "lower");
-	wl_result("read_bytes", (double)(ru1.ru_inblock - ru0.ru_inblock) * 512, "bytes", "lower");
-	wl_result("majflt", (double)(ru1.ru_majflt - ru0.ru_majflt), "faults", "lower");
+	wl_result("rows", (double)rows);
+	wl_result("db_bytes", (double)sb.st_size);
+	wl_result("populate_s", (double)(pop1 - pop0) / 1e9);
+	wl_result("read_bytes", (double)(ru1.ru_inblock - ru0.ru_inblock) * 512);
+	wl_result("majflt", (double)(ru1.ru_majflt - ru0.ru_majflt));
 	return 0;
 }
+#endif /* WL_DEF_ONLY */

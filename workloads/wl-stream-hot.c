@@ -16,6 +16,57 @@
  * page is touched every few seconds, while the stream turns the memcg over,
  * which is where the LRUs' scan resistance differs.
  */
+#include "wl-def.h"
+
+struct opts {
+	uint64_t hot_size;
+	uint64_t stream_size;
+	uint64_t stream_files;
+	uint64_t passes;
+	uint64_t chunk;
+	double theta;
+	uint64_t hot_rate;
+	uint64_t duration_ms;
+	uint64_t seed;
+	const char *dir;
+};
+
+WORKLOAD_DEF(stream_hot) = {
+	WL_NAME("stream-hot"),
+	.claims = "C6",
+	.decides = "hot_majflt stream_throughput",
+	.description = "a sequential read() stream over a file set larger than the memcg beside a "
+		       "hot file read at random through mmap; one op = one hot page access",
+	.params = (const struct wl_param[]){
+		PARAM_SIZE("hot-size", hot_size, NULL,
+			   "hot file, mmap'd (bytes, or Nx memory.max)"),
+		PARAM_SIZE("stream-size", stream_size, NULL, "streamed file set"),
+		PARAM_U64("stream-files", stream_files, "4", "files in the streamed set"),
+		PARAM_U64("passes", passes, "2", "passes over the streamed set"),
+		PARAM_SIZE("chunk", chunk, "256K", "read() size of the stream"),
+		PARAM_FRACTION("theta", theta, "0", 0, 0.9999,
+			       "Zipf skew of hot accesses, 0 = uniform"),
+		PARAM_U64("hot-rate", hot_rate, "0",
+			  "hot accesses per second, 0 = as fast as it goes"),
+		PARAM_DURATION("duration", duration_ms, NULL, "time limit of the measured phase"),
+		PARAM_SEED(seed),
+		{},
+	},
+	.metrics = (const struct wl_metric[]){
+		COMMON_METRICS,
+		METRIC("hot_majflt", "faults", "lower",
+		       "major faults of the hot set (evicted, read back)"),
+		METRIC("hot_read_bytes", "bytes", "lower", "disk bytes read for the hot set"),
+		METRIC("hot_resident_pct", "pct", "higher",
+		       "hot pages resident at the end (mincore)"),
+		METRIC("stream_bytes", "bytes", "none", "bytes streamed"),
+		METRIC("stream_throughput", "bytes/s", "higher", "stream read rate"),
+		{},
+	},
+	WL_SCRATCH(dir),
+};
+
+#ifndef WL_DEF_ONLY /* the host compiles the definition above alone, for its catalogue */
 #include "util.h"
 #include "wl-opts.h"
 #include "wl-sys.h"
@@ -80,23 +131,7 @@ static uint64_t scatter(uint64_t rank, uint64_t n)
 int main(int argc, char **argv)
 {
 	const long page = sysconf(_SC_PAGESIZE);
-	uint64_t hot_size = 0, stream_size = 0, stream_files = 4, passes = 2, chunk = 256 << 10;
-	uint64_t duration_ms = 0, seed = 1, hot_rate = 0;
-	double theta = 0;
-	const char *dir = NULL;
-	const struct wl_opt opts[] = {
-		WL_OPT_REQ("hot-size", WL_OPT_SIZE, &hot_size),
-		WL_OPT_REQ("stream-size", WL_OPT_SIZE, &stream_size),
-		WL_OPT("stream-files", WL_OPT_U64, &stream_files),
-		WL_OPT("passes", WL_OPT_U64, &passes),
-		WL_OPT("chunk", WL_OPT_SIZE, &chunk),
-		WL_OPT_RANGE("theta", &theta, 0, 0.9999),
-		WL_OPT("hot-rate", WL_OPT_U64, &hot_rate),
-		WL_OPT("duration", WL_OPT_DURATION, &duration_ms),
-		WL_OPT("seed", WL_OPT_U64, &seed),
-		WL_OPT_REQ("dir", WL_OPT_STRING, &dir),
-		{},
-	};
+	struct opts o = { 0 };
 	_cleanup_free_ char *hot_path = NULL;
 	_cleanup_free_ struct wl_hist *lat = xcalloc(1, sizeof(*lat));
 	_cleanup_free_ unsigned char *vec = NULL;
@@ -111,31 +146,33 @@ int main(int argc, char **argv)
 	pthread_t th;
 	int r;
 
-	if (wl_opts_parse("wl-stream-hot", argc, argv, opts) < 0)
-		return 2;
+	r = wl_opts_parse(&wl_def_stream_hot, argc, argv, &o);
+	if (r != 0)
+		return r < 0 ? 2 : 0;
 	/* cppcheck reads the test below as "page may be 0"; sysconf's page size is not */
-	npages = hot_size / (uint64_t)page; // cppcheck-suppress zerodivcond
-	if (!stream_files || !passes || !chunk || stream_size / stream_files < (uint64_t)page ||
-	    wl_zipf_init(&zipf, npages, theta) < 0) {
+	npages = o.hot_size / (uint64_t)page; // cppcheck-suppress zerodivcond
+	if (!o.stream_files || !o.passes || !o.chunk ||
+	    o.stream_size / o.stream_files < (uint64_t)page ||
+	    wl_zipf_init(&zipf, npages, o.theta) < 0) {
 		fprintf(stderr, "wl-stream-hot: need a hot set of 2 pages or more, stream files of "
 				"a page or more\n");
 		return 2;
 	}
-	r = wl_dir_make(dir);
+	r = wl_dir_make(o.dir);
 	if (r < 0) {
-		fprintf(stderr, "wl-stream-hot: mkdir %s: %s\n", dir, strerror(-r));
+		fprintf(stderr, "wl-stream-hot: mkdir %s: %s\n", o.dir, strerror(-r));
 		return 1;
 	}
 	/* The files, cold. */
-	hot_path = xasprintf("%s/hot.dat", dir);
-	r = wl_file_create(hot_path, npages * (uint64_t)page, seed);
-	for (uint64_t i = 0; i < stream_files && r == 0; i++) {
-		_cleanup_free_ char *p = xasprintf("%s/stream.%llu", dir, (unsigned long long)i);
+	hot_path = xasprintf("%s/hot.dat", o.dir);
+	r = wl_file_create(hot_path, npages * (uint64_t)page, o.seed);
+	for (uint64_t i = 0; i < o.stream_files && r == 0; i++) {
+		_cleanup_free_ char *p = xasprintf("%s/stream.%llu", o.dir, (unsigned long long)i);
 
-		r = wl_file_create(p, stream_size / stream_files, seed + 1 + i);
+		r = wl_file_create(p, o.stream_size / o.stream_files, o.seed + 1 + i);
 	}
 	if (r < 0) {
-		fprintf(stderr, "wl-stream-hot: creating files in %s: %s\n", dir, strerror(-r));
+		fprintf(stderr, "wl-stream-hot: creating files in %s: %s\n", o.dir, strerror(-r));
 		return 1;
 	}
 	fd = open(hot_path, O_RDONLY | O_CLOEXEC);
@@ -150,11 +187,13 @@ int main(int argc, char **argv)
 		sink += hot[p * (uint64_t)page];
 
 	wl_hist_init(lat);
-	wl_rng_seed(&rng, seed);
-	st = (struct stream){ .dir = dir, .files = stream_files, .passes = passes, .chunk = chunk };
+	wl_rng_seed(&rng, o.seed);
+	st = (struct stream){
+		.dir = o.dir, .files = o.stream_files, .passes = o.passes, .chunk = o.chunk
+	};
 	getrusage(RUSAGE_THREAD, &ru0);
 	t0 = wl_now_ns();
-	st.deadline = duration_ms ? t0 + duration_ms * 1000000 : UINT64_MAX;
+	st.deadline = o.duration_ms ? t0 + o.duration_ms * 1000000 : UINT64_MAX;
 	r = pthread_create(&th, NULL, stream_run, &st);
 	if (r) {
 		fprintf(stderr, "wl-stream-hot: pthread_create: %s\n", strerror(r));
@@ -168,8 +207,8 @@ int main(int argc, char **argv)
 		b = wl_now_ns();
 		wl_hist_add(lat, b - a);
 		ops++;
-		if (hot_rate && (ops & 15) == 0) {
-			uint64_t due = t0 + (uint64_t)((double)ops * 1e9 / (double)hot_rate);
+		if (o.hot_rate && (ops & 15) == 0) {
+			uint64_t due = t0 + (uint64_t)((double)ops * 1e9 / (double)o.hot_rate);
 
 			if (due > b) {
 				struct timespec ts = { (time_t)((due - b) / 1000000000),
@@ -193,14 +232,13 @@ int main(int argc, char **argv)
 	(void)sink;
 
 	wl_result_common(ops, t1 - t0, lat);
-	wl_result("hot_majflt", (double)(ru1.ru_majflt - ru0.ru_majflt), "faults", "lower");
-	wl_result("hot_read_bytes", (double)(ru1.ru_inblock - ru0.ru_inblock) * 512, "bytes",
-		  "lower");
-	wl_result("hot_resident_pct", 100.0 * (double)resident / (double)npages, "pct", "higher");
-	wl_result("stream_bytes", (double)st.bytes, "bytes", "none");
+	wl_result("hot_majflt", (double)(ru1.ru_majflt - ru0.ru_majflt));
+	wl_result("hot_read_bytes", (double)(ru1.ru_inblock - ru0.ru_inblock) * 512);
+	wl_result("hot_resident_pct", 100.0 * (double)resident / (double)npages);
+	wl_result("stream_bytes", (double)st.bytes);
 	wl_result("stream_throughput",
-		  st.t1 > st.t0 ? (double)st.bytes / ((double)(st.t1 - st.t0) / 1e9) : 0,
-		  "bytes/s", "higher");
+		  st.t1 > st.t0 ? (double)st.bytes / ((double)(st.t1 - st.t0) / 1e9) : 0);
 	munmap(hot, npages * (uint64_t)page);
 	return 0;
 }
+#endif /* WL_DEF_ONLY */

@@ -40,13 +40,18 @@ int cmd_list(int argc, char **argv)
 		list_results();
 		return 0;
 	}
+	if (argc > 1 && !strcmp(argv[1], "--markdown")) {
+		workload_catalogue_markdown(stdout);
+		return 0;
+	}
 	if (argc > 1) {
 		bool help = !strcmp(argv[1], "--help");
 
 		fprintf(help ? stdout : stderr,
-			"usage: lrubench list [--results]\n"
+			"usage: lrubench list [--results | --markdown]\n"
 			"  the workload catalogue; --results: one line per result\n"
-			"  (TYPE KEY UNIT BETTER ONLY) for scripts\n");
+			"  (TYPE KEY UNIT BETTER ONLY) for scripts; --markdown: the\n"
+			"  README's table of workloads\n");
 		return help ? 0 : 2;
 	}
 	for (size_t i = 0; workload_catalogue[i]; i++) {

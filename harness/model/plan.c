@@ -830,7 +830,7 @@ static int workload_key(struct parser *ps, const char *k, const char *v)
 		break;
 	}
 	case WLP_CHOICE:
-		if (!wl_param_choice_ok(prm, v))
+		if (!wl_param__choice_ok(prm, v))
 			return fail(ps, "bad value '%s' for '%s' (%s)", v, k, prm->choices);
 		break;
 	}
@@ -1244,7 +1244,7 @@ static int plan_finish(struct parser *ps)
 
 			for (size_t j = 0; j < w->nparams; j++)
 				set |= !strcmp(w->params[j].key, prm->name);
-			if (!set && !prm->def && prm->type != WLP_DURATION && prm->type != WLP_U64)
+			if (!set && wl_param__required(prm))
 				return fail(ps, "[workload %s] needs '%s' (%s)", w->name, prm->name,
 					    prm->help);
 		}

@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The workload catalogue against itself and the binaries' sources, and the
+ * Every workload of workloads/WORKLOADS.def against its definition and its
+ * file, the definitions' value parsing and the README's table; and the
  * workloads' parsers on captured output: fio 3.33 JSON, sysbench 1.0.20
- * text, lru_gen and memory.stat of a real 6.1 guest, io.stat lines, and
- * the binaries' option tables.
+ * text, lru_gen and memory.stat of a real 6.1 guest, io.stat lines.
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <glob.h>
 #include <math.h>
+#include <stdalign.h>
 #include <string.h>
 
 #include "catalogue.h"
@@ -46,43 +48,56 @@ static bool proto_name(const char *s)
 static const char *const common[] = { "ops",	 "throughput", "lat_p50", "lat_p90",
 				       "lat_p99", "lat_p999",   "duration" };
 
+/* A value of p's type (allocated): its default, else one that parses. */
+static char *sample_value(const struct wl_param *p)
+{
+	if (p->def || p->guest_def)
+		return xstrdup(p->def ? p->def : p->guest_def);
+	switch (p->type) {
+	case WLP_SIZE:
+		return xstrdup("1M");
+	case WLP_U64:
+		return xstrdup("3");
+	case WLP_DURATION:
+		return xstrdup("2s");
+	case WLP_FRACTION:
+		return xasprintf("%.17g", p->min);
+	case WLP_CHOICE:
+		return xasprintf("%.*s", (int)strcspn(p->choices, "|"), p->choices);
+	}
+	return xstrdup("");
+}
+
+/* A parameter: its name, its help, its default parsed with its own type. */
 static void check_param(const struct workload_def *w, const struct wl_param *p)
 {
-	uint64_t u;
+	union wl_value v;
 
 	if (!proto_name(p->name) || !p->help)
 		fail_msg("%s: parameter '%s' has a bad name or no help", w->name, p->name);
-	if (!strcmp(p->name, "dir"))
-		fail_msg("%s: 'dir' is given by lrubench, not a parameter", w->name);
-	if (!p->def)
-		return;
-	switch (p->type) {
-	case WLP_SIZE:
-		assert_int_equal(parse_size(p->def, &u), 0);
-		break;
-	case WLP_U64:
-		assert_int_equal(parse_u64(p->def, &u), 0);
-		break;
-	case WLP_DURATION:
-		assert_int_equal(parse_duration_ms(p->def, &u), 0);
-		break;
-	case WLP_FRACTION: {
-		double d = strtod(p->def, NULL);
-
-		if (!(d >= p->min && d <= p->max))
-			fail_msg("%s: default %s of '%s' outside [%g, %g]", w->name, p->def,
-				 p->name, p->min, p->max);
-		break;
-	}
-	case WLP_CHOICE:
-		if (!wl_param_choice_ok(p, p->def))
-			fail_msg("%s: default '%s' of '%s' not in %s", w->name, p->def, p->name,
-				 p->choices);
-		break;
-	}
+	if (!strcmp(p->name, "dir") || !strcmp(p->name, "help"))
+		fail_msg("%s: '%s' is the binary's own option, not a parameter", w->name, p->name);
+	if (p->type == WLP_FRACTION && !(p->min <= p->max))
+		fail_msg("%s: '%s' has the range [%g, %g]", w->name, p->name, p->min, p->max);
+	if (p->type == WLP_CHOICE && (!p->choices || !*p->choices))
+		fail_msg("%s: choice '%s' has no choices", w->name, p->name);
+	if (p->def && p->guest_def)
+		fail_msg("%s: '%s' has a plan default and a binary's", w->name, p->name);
+	if (p->def && wl_param__parse(p, p->def, &v) < 0)
+		fail_msg("%s: default '%s' of '%s' does not parse as its type%s%s", w->name,
+			 p->def, p->name, p->choices ? ": " : "", p->choices ? p->choices : "");
+	if (p->guest_def && wl_param__parse(p, p->guest_def, &v) < 0)
+		fail_msg("%s: the binary's default '%s' of '%s' does not parse as its type",
+			 w->name, p->guest_def, p->name);
+	/* Two parameters filling one field of struct opts: a copy and paste. */
+	for (const struct wl_param *o = w->params; o < p; o++)
+		if (o->off == p->off || !strcmp(o->name, p->name))
+			fail_msg("%s: '%s' and '%s' share a name or a field", w->name, o->name,
+				 p->name);
+	if (w->scratch && p->off == w->dir_off)
+		fail_msg("%s: '%s' fills the field of --dir", w->name, p->name);
 }
 
-/* Every row: names the agent will forward, the common shape first, a source file. */
 /* Every key result is a result of the row, reported always, once. */
 static void check_decides(const struct workload_def *w)
 {
@@ -94,11 +109,9 @@ static void check_decides(const struct workload_def *w)
 		fail_msg("%s: no key results (.decides)", w->name);
 	keys = xstrdup(w->decides);
 	for (char *k = strtok_r(keys, " ", &save); k; k = strtok_r(NULL, " ", &save), n++) {
-		const struct wl_metric *m = w->metrics;
+		const struct wl_metric *m = workload_metric(w, k);
 
-		while (m->key && strcmp(m->key, k))
-			m++;
-		if (!m->key)
+		if (!m)
 			fail_msg("%s: key result '%s' is not one of its results", w->name, k);
 		if (m->only)
 			fail_msg("%s: key result '%s' is reported only under %s", w->name, k,
@@ -112,44 +125,178 @@ static void check_decides(const struct workload_def *w)
 		fail_msg("%s: %zu key results; at most 4", w->name, n);
 }
 
-static void test_catalogue_rows(void **state)
+/* The results: protocol names, known directions, the common shape first, each once. */
+static void check_metrics(const struct workload_def *w)
 {
-	size_t n = 0;
+	size_t nm = 0;
+
+	for (const struct wl_metric *m = w->metrics; m->key; m++, nm++) {
+		if (!proto_name(m->key) || !proto_name(m->unit))
+			fail_msg("%s: result '%s' unit '%s' is not a protocol name", w->name, m->key,
+				 m->unit);
+		if (!m->help)
+			fail_msg("%s: result '%s' has no help", w->name, m->key);
+		if (strcmp(m->better, "higher") && strcmp(m->better, "lower") &&
+		    strcmp(m->better, "none"))
+			fail_msg("%s: result '%s' better '%s'", w->name, m->key, m->better);
+		if (m->only && strcmp(m->only, "mglru"))
+			fail_msg("%s: result '%s' only '%s'", w->name, m->key, m->only);
+		if (nm < ARRAY_SIZE(common) && strcmp(m->key, common[nm]))
+			fail_msg("%s: result %zu is '%s', not the common shape's '%s'", w->name, nm,
+				 m->key, common[nm]);
+		if (workload_metric(w, m->key) != m)
+			fail_msg("%s: result '%s' twice", w->name, m->key);
+	}
+	if (nm <= ARRAY_SIZE(common))
+		fail_msg("%s: no results of its own beside the common shape", w->name);
+}
+
+/*
+ * The binary's parser takes every parameter (its default, or a sample
+ * value) and --dir when it has files, into a buffer standing for its
+ * struct opts; and refuses a command line without a required one.
+ */
+static void check_parser(const struct workload_def *w)
+{
+	alignas(max_align_t) char opts[4096];
+	_cleanup_free_ char **argv = NULL;
+	_cleanup_free_ char *usage = NULL;
+	size_t argc = 1, len = 0;
+	FILE *f;
+
+	for (const struct wl_param *p = w->params; p->name; p++, argc++)
+		if (p->off + sizeof(uint64_t) > sizeof(opts))
+			fail_msg("%s: '%s' at offset %zu", w->name, p->name, p->off);
+	argv = xcalloc(argc + 2, sizeof(*argv));
+	argc = 0;
+	argv[argc++] = xstrdup(w->binary);
+	for (const struct wl_param *p = w->params; p->name; p++) {
+		_cleanup_free_ char *v = sample_value(p);
+
+		argv[argc++] = xasprintf("--%s=%s", p->name, v);
+	}
+	if (w->scratch)
+		argv[argc++] = xstrdup("--dir=/scratch/x");
+	memset(opts, 0, sizeof(opts));
+	if (wl_opts_parse(w, (int)argc, argv, opts) != 0)
+		fail_msg("%s: its parser refuses its own defaults", w->name);
+	if (w->scratch) {
+		const char *dir;
+
+		memcpy(&dir, opts + w->dir_off, sizeof(dir));
+		assert_string_equal(dir, "/scratch/x");
+	}
+	/* Each required one left out (the last: --dir), in turn: moved to the end, cut. */
+	for (size_t i = 1; i < argc; i++) {
+		bool dir = w->scratch && i == argc - 1;
+		char *cut = argv[i];
+
+		if (!dir && !wl_param__required(&w->params[i - 1]))
+			continue;
+		memmove(&argv[i], &argv[i + 1], (argc - i - 1) * sizeof(*argv));
+		argv[argc - 1] = cut;
+		if (wl_opts_parse(w, (int)argc - 1, argv, opts) != -EINVAL)
+			fail_msg("%s: its parser runs without %s", w->name, cut);
+		memmove(&argv[i + 1], &argv[i], (argc - i - 1) * sizeof(*argv));
+		argv[i] = cut;
+	}
+	for (size_t i = 0; i < argc; i++)
+		free(argv[i]);
+	/* --help names every parameter */
+	f = open_memstream(&usage, &len);
+	assert_non_null(f);
+	wl_opts_usage(w, f);
+	fclose(f);
+	for (const struct wl_param *p = w->params; p->name; p++) {
+		_cleanup_free_ char *opt = xasprintf("--%s=", p->name);
+
+		if (!strstr(usage, opt))
+			fail_msg("%s: --help has no %s", w->name, opt);
+	}
+}
+
+/*
+ * workloads/WORKLOADS.def, a row WORKLOAD(id) a line as the Makefile reads
+ * it, is the catalogue in its order; each row names workloads/wl-ID.c and
+ * /bin/wl-ID ('-' for '_'); and every workloads/wl-*.c has its row.
+ */
+#define WORKLOAD(id) #id,
+static const char *const rows[] = {
+#include "WORKLOADS.def"
+};
+#undef WORKLOAD
+
+static void test_catalogue_list(void **state)
+{
+	_cleanup_free_ char *text = NULL;
+	size_t n = 0, lines = 0;
+	glob_t g;
 
 	(void)state;
-	for (size_t i = 0; workload_catalogue[i]; i++, n++) {
-		const struct workload_def *w = workload_catalogue[i];
+	if (read_file("workloads/WORKLOADS.def", 1u << 20, &text, NULL) < 0)
+		fail_msg("cannot read workloads/WORKLOADS.def");
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		_cleanup_free_ char *want = NULL;
+
+		if (strncmp(line, "WORKLOAD", 8))
+			continue;
+		if (lines >= ARRAY_SIZE(rows))
+			fail_msg("WORKLOADS.def: '%s': more rows than the catalogue", line);
+		want = xasprintf("WORKLOAD(%s)", rows[lines++]);
+		if (strcmp(line, want))
+			fail_msg("WORKLOADS.def: '%s': the Makefile reads only '%s' lines", line,
+				 want);
+	}
+	assert_int_equal(lines, ARRAY_SIZE(rows));
+	for (; workload_catalogue[n]; n++) {
+		const struct workload_def *w = workload_catalogue[n];
+		_cleanup_free_ char *id = xstrdup(w->name);
 		_cleanup_free_ char *bin = xasprintf("/bin/wl-%s", w->name);
 		_cleanup_free_ char *src = xasprintf("workloads/wl-%s.c", w->name);
-		size_t nm = 0;
 
-		assert_ptr_equal(workload_find(w->name), w);
+		for (char *c = id; *c; c++)
+			*c = *c == '-' ? '_' : *c;
+		if (n >= ARRAY_SIZE(rows) || strcmp(id, rows[n]))
+			fail_msg("catalogue entry %zu is '%s', WORKLOADS.def's row '%s'", n, w->name,
+				 n < ARRAY_SIZE(rows) ? rows[n] : "(none)");
 		assert_string_equal(w->binary, bin);
 		if (access(src, R_OK) < 0)
 			fail_msg("%s: no source %s", w->name, src);
+	}
+	assert_int_equal(n, ARRAY_SIZE(rows));
+	assert_int_equal(glob("workloads/wl-*.c", 0, NULL, &g), 0);
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		const char *base = g.gl_pathv[i] + strlen("workloads/wl-");
+		_cleanup_free_ char *name = xasprintf("%.*s", (int)(strlen(base) - 2), base);
+
+		if (!workload_find(name))
+			fail_msg("%s has no row in WORKLOADS.def: it is neither built nor listed",
+				 g.gl_pathv[i]);
+	}
+	globfree(&g);
+}
+
+/* Every definition: names the agent will forward, the common shape first, parsable defaults. */
+static void test_catalogue_rows(void **state)
+{
+	(void)state;
+	for (size_t i = 0; workload_catalogue[i]; i++) {
+		const struct workload_def *w = workload_catalogue[i];
+
+		assert_ptr_equal(workload_find(w->name), w);
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(workload_catalogue[j]->name, w->name))
+				fail_msg("two workloads named %s", w->name);
+		if (!proto_name(w->name) || !w->claims || !*w->claims || !w->description)
+			fail_msg("%s: a bad name, no claims or no description", w->name);
 		for (const struct wl_param *p = w->params; p->name; p++) {
 			check_param(w, p);
 			assert_ptr_equal(workload_param(w, p->name), p);
 		}
-		for (const struct wl_metric *m = w->metrics; m->key; m++, nm++) {
-			if (!proto_name(m->key) || !proto_name(m->unit))
-				fail_msg("%s: result '%s' unit '%s' is not a protocol name",
-					 w->name, m->key, m->unit);
-			if (strcmp(m->better, "higher") && strcmp(m->better, "lower") &&
-			    strcmp(m->better, "none"))
-				fail_msg("%s: result '%s' better '%s'", w->name, m->key, m->better);
-			if (m->only && strcmp(m->only, "mglru"))
-				fail_msg("%s: result '%s' only '%s'", w->name, m->key, m->only);
-			if (nm < ARRAY_SIZE(common))
-				assert_string_equal(m->key, common[nm]);
-			for (const struct wl_metric *o = w->metrics; o < m; o++)
-				if (!strcmp(o->key, m->key))
-					fail_msg("%s: result '%s' twice", w->name, m->key);
-		}
-		assert_true(nm > ARRAY_SIZE(common));
+		check_metrics(w);
 		check_decides(w);
+		check_parser(w);
 	}
-	assert_int_equal(n, 12);
 	assert_null(workload_find("nope"));
 }
 
@@ -158,13 +305,68 @@ static void test_choice(void **state)
 	const struct wl_param *p = workload_param(workload_find("mmap-stride"), "advice");
 
 	(void)state;
-	assert_true(wl_param_choice_ok(p, "random"));
-	assert_true(wl_param_choice_ok(p, "normal"));
-	assert_false(wl_param_choice_ok(p, "rand"));
-	assert_false(wl_param_choice_ok(p, "random|normal"));
-	assert_false(wl_param_choice_ok(p, ""));
-	assert_false(wl_param_choice_ok(workload_param(workload_find("anon-zipf"), "size"),
+	assert_true(wl_param__choice_ok(p, "random"));
+	assert_true(wl_param__choice_ok(p, "normal"));
+	assert_false(wl_param__choice_ok(p, "rand"));
+	assert_false(wl_param__choice_ok(p, "random|normal"));
+	assert_false(wl_param__choice_ok(p, ""));
+	assert_false(wl_param__choice_ok(workload_param(workload_find("anon-zipf"), "size"),
 					 "random"));
+}
+
+/* Each type's parsing, and its refusals, as plan and binary share it. */
+static void test_param_parse(void **state)
+{
+	const struct workload_def *w = workload_find("mmap-stride");
+	const struct wl_param *theta = workload_param(workload_find("anon-zipf"), "theta");
+	union wl_value v;
+
+	(void)state;
+	assert_int_equal(wl_param__parse(workload_param(w, "size"), "2M", &v), 0);
+	assert_int_equal(v.u, 2 << 20);
+	assert_int_equal(wl_param__parse(workload_param(w, "size"), "2.5x", &v), -EINVAL);
+	assert_int_equal(wl_param__parse(workload_param(w, "passes"), "7", &v), 0);
+	assert_int_equal(v.u, 7);
+	assert_true(wl_param__parse(workload_param(w, "passes"), "-1", &v) < 0);
+	assert_int_equal(wl_param__parse(workload_param(w, "duration"), "1500ms", &v), 0);
+	assert_int_equal(v.u, 1500);
+	assert_int_equal(wl_param__parse(workload_param(w, "advice"), "random", &v), 0);
+	assert_string_equal(v.s, "random");
+	assert_int_equal(wl_param__parse(workload_param(w, "advice"), "rand", &v), -EINVAL);
+	assert_int_equal(wl_param__parse(theta, "0.9999", &v), 0);
+	assert_true(v.d == 0.9999);
+	assert_int_equal(wl_param__parse(theta, "1", &v), -EINVAL);
+	assert_int_equal(wl_param__parse(theta, "nan", &v), -EINVAL);
+	/* required: no default, and not a count or a duration (unset = 0) */
+	assert_true(wl_param__required(workload_param(w, "size")));
+	assert_false(wl_param__required(workload_param(w, "duration")));
+	assert_false(wl_param__required(workload_param(workload_find("anon-zipf"), "accesses")));
+	assert_false(wl_param__required(workload_param(workload_find("anon-zipf"), "seed")));
+}
+
+/* README.md's table of workloads is the catalogue's (scripts/readme-workloads.sh). */
+static void test_readme_table(void **state)
+{
+	_cleanup_free_ char *readme = NULL, *table = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&table, &len);
+	char *start, *end;
+
+	(void)state;
+	assert_non_null(f);
+	workload_catalogue_markdown(f);
+	fclose(f);
+	if (read_file("README.md", 4u << 20, &readme, NULL) < 0)
+		fail_msg("cannot read README.md");
+	start = strstr(readme, "\n<!-- workloads: ");
+	end = start ? strstr(start, "\n<!-- /workloads -->") : NULL;
+	if (!start || !end)
+		fail_msg("README.md has no <!-- workloads: --> ... <!-- /workloads --> lines");
+	start = strchr(start + 1, '\n') + 1;
+	end[1] = '\0';
+	if (strcmp(start, table))
+		fail_msg("README.md's table of workloads is not the catalogue's: "
+			 "scripts/readme-workloads.sh rewrites it");
 }
 
 static void test_fio_json(void **state)
@@ -300,43 +502,6 @@ static void test_flat_and_io_stat(void **state)
 	assert_int_equal(wl_io_stat_rbytes("254:16 wbytes=0\n", 254, 16, &u), -EINVAL);
 }
 
-static void test_opts(void **state)
-{
-	uint64_t size = 0, n = 3, ms = 0;
-	double d = 0.5;
-	const char *mode = "a", *dir = NULL;
-	const struct wl_opt opts[] = {
-		WL_OPT_REQ("size", WL_OPT_SIZE, &size),
-		WL_OPT("n", WL_OPT_U64, &n),
-		WL_OPT("duration", WL_OPT_DURATION, &ms),
-		WL_OPT_RANGE("theta", &d, 0, 1),
-		WL_OPT_CHOICE("mode", &mode, "a|bc"),
-		WL_OPT_REQ("dir", WL_OPT_STRING, &dir),
-		{},
-	};
-	const char *good[] = { "wl", "--size=2M", "--duration=3s", "--theta=0.25", "--mode=bc",
-			 "--dir=/scratch/x", NULL };
-	const char *bad_choice[] = { "wl", "--size=1", "--dir=/d", "--mode=b", NULL };
-	const char *bad_range[] = { "wl", "--size=1", "--dir=/d", "--theta=1.5", NULL };
-	const char *missing[] = { "wl", "--size=1", NULL };
-	const char *unknown[] = { "wl", "--size=1", "--dir=/d", "--sizes=2", NULL };
-	const char *no_eq[] = { "wl", "--size", "1", NULL };
-
-	(void)state;
-	assert_int_equal(wl_opts_parse("wl", 6, (char **)good, opts), 0);
-	assert_int_equal(size, 2 << 20);
-	assert_int_equal(n, 3);
-	assert_int_equal(ms, 3000);
-	assert_true(d == 0.25);
-	assert_string_equal(mode, "bc");
-	assert_string_equal(dir, "/scratch/x");
-	assert_int_equal(wl_opts_parse("wl", 4, (char **)bad_choice, opts), -EINVAL);
-	assert_int_equal(wl_opts_parse("wl", 4, (char **)bad_range, opts), -EINVAL);
-	assert_int_equal(wl_opts_parse("wl", 2, (char **)missing, opts), -EINVAL);
-	assert_int_equal(wl_opts_parse("wl", 4, (char **)unknown, opts), -EINVAL);
-	assert_int_equal(wl_opts_parse("wl", 3, (char **)no_eq, opts), -EINVAL);
-}
-
 static void test_hist_add_n_merge(void **state)
 {
 	_cleanup_free_ struct wl_hist *a = xcalloc(1, sizeof(*a));
@@ -360,13 +525,15 @@ static void test_hist_add_n_merge(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_catalogue_list),
 		cmocka_unit_test(test_catalogue_rows),
 		cmocka_unit_test(test_choice),
+		cmocka_unit_test(test_param_parse),
+		cmocka_unit_test(test_readme_table),
 		cmocka_unit_test(test_fio_json),
 		cmocka_unit_test(test_sysbench),
 		cmocka_unit_test(test_lru_gen_sizes),
 		cmocka_unit_test(test_flat_and_io_stat),
-		cmocka_unit_test(test_opts),
 		cmocka_unit_test(test_hist_add_n_merge),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

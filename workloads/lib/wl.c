@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "wl.h"
 
+#include "workload.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -185,9 +188,23 @@ uint64_t wl_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-void wl_result(const char *key, double value, const char *unit, const char *better)
+static const struct workload_def *wl_self;
+
+void wl_result_def(const struct workload_def *w)
 {
-	printf("result %s %.17g %s %s\n", key, value, unit, better);
+	wl_self = w;
+}
+
+void wl_result(const char *key, double value)
+{
+	const struct wl_metric *m = wl_self ? workload_metric(wl_self, key) : NULL;
+
+	if (!m) {
+		fprintf(stderr, "%s: result '%s' is not in its definition\n",
+			wl_self ? wl_self->binary : "wl", key);
+		abort();
+	}
+	printf("result %s %.17g %s %s\n", key, value, m->unit, m->better);
 	fflush(stdout);
 }
 
@@ -195,11 +212,11 @@ void wl_result_common(uint64_t ops, uint64_t elapsed_ns, const struct wl_hist *l
 {
 	double secs = (double)elapsed_ns / 1e9;
 
-	wl_result("ops", (double)ops, "ops", "higher");
-	wl_result("throughput", secs > 0 ? (double)ops / secs : 0, "ops/s", "higher");
-	wl_result("lat_p50", (double)wl_hist_quantile(lat, 0.50), "ns", "lower");
-	wl_result("lat_p90", (double)wl_hist_quantile(lat, 0.90), "ns", "lower");
-	wl_result("lat_p99", (double)wl_hist_quantile(lat, 0.99), "ns", "lower");
-	wl_result("lat_p999", (double)wl_hist_quantile(lat, 0.999), "ns", "lower");
-	wl_result("duration", secs, "s", "none");
+	wl_result("ops", (double)ops);
+	wl_result("throughput", secs > 0 ? (double)ops / secs : 0);
+	wl_result("lat_p50", (double)wl_hist_quantile(lat, 0.50));
+	wl_result("lat_p90", (double)wl_hist_quantile(lat, 0.90));
+	wl_result("lat_p99", (double)wl_hist_quantile(lat, 0.99));
+	wl_result("lat_p999", (double)wl_hist_quantile(lat, 0.999));
+	wl_result("duration", secs);
 }

@@ -71,8 +71,14 @@ uint64_t wl_hist_quantile(const struct wl_hist *h, double q);
 /* Monotonic time in ns (vDSO clock_gettime). */
 uint64_t wl_now_ns(void);
 
-/* Print one result line; unit and better are single words. */
-void wl_result(const char *key, double value, const char *unit, const char *better);
+struct workload_def;
+/* The workload whose results wl_result() prints (wl_opts_parse() sets it). */
+void wl_result_def(const struct workload_def *w);
+/*
+ * Print one result line, with the unit and better direction of key in the
+ * workload's definition; a key that is not among its results is a bug: abort.
+ */
+void wl_result(const char *key, double value);
 /* Print the common shape: ops, throughput, latency percentiles, duration. */
 void wl_result_common(uint64_t ops, uint64_t elapsed_ns, const struct wl_hist *lat);
 
