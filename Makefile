@@ -191,9 +191,13 @@ IT_TIER ?= check
 integration: deps all
 	harness/tests/integration/run $(BUILD) $(IT_TIER)
 
-# cppcheck over every C file, clean at the level scripts/lint.sh states
-lint: deps
+# cppcheck over every C file, clean at the level scripts/lint.sh states; the
+# layers of harness/LAYERS (from the includes and the host objects' symbols:
+# nothing used upward, no circle, SQL only in the store); the naming rule.
+lint: deps $(HOST_OBJS)
 	@scripts/lint.sh
+	@scripts/layers.sh $(BUILD)
+	@scripts/names.sh
 
 # lint, fuzz-build, unit, integration in order, each timed (harness/tests/check.sh).
 check:

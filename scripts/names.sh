@@ -5,9 +5,16 @@
 # anything else (a parser, a command, a utility) is a plain verb_noun().
 # This check reads every header of harness/ (not the guest's) and workloads/
 # and names each declaration `NAME_verb(struct NAME *...)`: the object's name
-# followed by a single underscore. Usage: scripts/names.sh; exit 1 on any.
+# followed by a single underscore. Usage: scripts/names.sh [--root DIR]
+# (another tree: the test's); exit 1 on any.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+shopt -s nullglob
+root=$(dirname "$0")/..
+if [[ ${1:-} == --root ]]; then
+	root=$2
+	shift 2
+fi
+cd "$root"
 bad=0
 n=0
 for h in harness/*/*.h workloads/*.h; do

@@ -69,7 +69,7 @@ void console_scan(const char *log, size_t len, struct console_scan *ret)
 	}
 }
 
-void console_scan_free(struct console_scan *s)
+void console_scan__free(struct console_scan *s)
 {
 	free(s->findings);
 	memset(s, 0, sizeof(*s));

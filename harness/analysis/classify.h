@@ -28,7 +28,7 @@ struct console_scan {
 
 /* Scan a console log for panics, oopses, BUGs, WARNINGs, hung tasks. */
 void console_scan(const char *log, size_t len, struct console_scan *ret);
-void console_scan_free(struct console_scan *s);
+void console_scan__free(struct console_scan *s);
 
 /*
  * Whether an agent event says a workload failed: "oom ..." always, and

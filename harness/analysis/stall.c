@@ -106,7 +106,7 @@ int stall_run__load(struct store *st, int64_t run_id, struct stall_run *ret)
 void stall_run__merge(struct stall_run *acc, const struct stall_run *b)
 {
 	for (size_t i = 0; i < b->n; i++)
-		loghist_merge(&hist_get(acc, b->h[i].scope, b->h[i].path)->h, &b->h[i].h);
+		loghist__merge(&hist_get(acc, b->h[i].scope, b->h[i].path)->h, &b->h[i].h);
 	acc->seconds += b->seconds;
 	acc->bad += b->bad;
 }
@@ -132,7 +132,7 @@ void stall_run__reduce(const struct stall_run *r, stall_value_fn fn, void *arg)
 		char metric[64];
 
 		for (size_t k = 0; k < ARRAY_SIZE(quantiles); k++) {
-			double v = loghist_quantile(&h->h, quantiles[k].q);
+			double v = loghist__quantile(&h->h, quantiles[k].q);
 
 			if (isnan(v))
 				continue;

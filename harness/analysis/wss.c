@@ -637,7 +637,7 @@ void wss__print_limits(const struct wss *w, const struct plan *p, FILE *f)
 				limit = pm->files[i].value;
 		limit_line(f, pm->name, "[memcg]", limit, t);
 		for (size_t v = 0; v < p->nvariants; v++) {
-			const char *own = plan_variant_memcg(&p->variants[v], pm->name, "memory.max");
+			const char *own = plan_variant__memcg(&p->variants[v], pm->name, "memory.max");
 
 			if (own)
 				limit_line(f, pm->name, p->variants[v].name, own, t);

@@ -124,7 +124,7 @@ int cmd_ab(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		r = cmd_campaign_opt(&o, c, optarg);
 		if (r == 0)
-			r = cmd_opt_parse(ab_opts, &o, c, optarg);
+			r = cmd_opt__parse(ab_opts, &o, c, optarg);
 		if (r < 0)
 			return 2;
 		if (r > 0)

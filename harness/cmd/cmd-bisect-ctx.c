@@ -30,7 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
-void bisect_ctx_clear(struct bisect_ctx *c)
+void bisect_ctx__clear(struct bisect_ctx *c)
 {
 	bisect_db__close(c->db);
 	free(c->db_path);
@@ -130,7 +130,7 @@ char *bisect_commit_subject(const char *repo, const char *sha)
 	return bisect_git(repo, args, &s, NULL) == 0 ? s : xstrdup("");
 }
 
-int bisect_ctx_save(struct bisect_ctx *c)
+int bisect_ctx__save(struct bisect_ctx *c)
 {
 	const char *kv[][2] = {
 		{ "cwd", c->cwd },
@@ -152,7 +152,7 @@ int bisect_ctx_save(struct bisect_ctx *c)
 		if (bisect_db__param_set(c->db, kv[i][0], kv[i][1]) < 0)
 			goto db_err;
 	for (const struct cmd_opt *row = bisect_step_opts; row->code; row++) {
-		_cleanup_free_ char *v = cmd_opt_format(row, c);
+		_cleanup_free_ char *v = cmd_opt__format(row, c);
 
 		if (bisect_db__param_set(c->db, row->param, v) < 0)
 			goto db_err;
@@ -167,7 +167,7 @@ db_err:
 	return -EIO;
 }
 
-int bisect_ctx_load(struct bisect_ctx *c, const char *db_path)
+int bisect_ctx__load(struct bisect_ctx *c, const char *db_path)
 {
 	struct {
 		const char *key;
@@ -203,7 +203,7 @@ int bisect_ctx_load(struct bisect_ctx *c, const char *db_path)
 			log_err("bisect: %s has no '%s'", db_path, row->param);
 			return -ENOENT;
 		}
-		if (cmd_opt_load(row, c, s) < 0) {
+		if (cmd_opt__load(row, c, s) < 0) {
 			log_err("bisect: %s: bad '%s': '%s'", db_path, row->param, s);
 			return -EINVAL;
 		}

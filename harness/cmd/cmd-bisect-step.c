@@ -433,22 +433,22 @@ int cmd_bisect_step(int argc, char **argv)
 		log_err("bisect: %s: %s", argv[1], strerror(errno));
 		return 128;
 	}
-	if (bisect_ctx_load(&c, argv[1]) < 0) {
-		bisect_ctx_clear(&c);
+	if (bisect_ctx__load(&c, argv[1]) < 0) {
+		bisect_ctx__clear(&c);
 		return 128;
 	}
 	if (chdir(c.cwd) < 0) {
 		log_err("bisect: %s: %s", c.cwd, strerror(errno));
-		bisect_ctx_clear(&c);
+		bisect_ctx__clear(&c);
 		return 128;
 	}
 	if (bisect_git(c.repo, head, &sha, &err) < 0) {
 		log_err("bisect: %s", err);
-		bisect_ctx_clear(&c);
+		bisect_ctx__clear(&c);
 		return 128;
 	}
 	ex = bisect_step_run(&c, sha, false);
-	bisect_ctx_clear(&c);
+	bisect_ctx__clear(&c);
 	switch (ex) {
 	case STEP_GOOD:
 	case STEP_BAD:

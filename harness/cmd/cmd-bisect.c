@@ -421,17 +421,17 @@ int cmd_bisect(int argc, char **argv)
 	a.accel = "auto";
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "hj:", longopts, NULL)) != -1) {
-		int r = cmd_opt_parse(bisect_opts, &a, ch, optarg);
+		int r = cmd_opt__parse(bisect_opts, &a, ch, optarg);
 
 		if (r == 0)
-			r = cmd_opt_parse(bisect_step_opts, &c, ch, optarg);
+			r = cmd_opt__parse(bisect_step_opts, &c, ch, optarg);
 		if (r < 0)
 			goto usage_err;
 		if (r > 0)
 			continue;
 		if (ch == 'h') {
 			usage(stdout);
-			bisect_ctx_clear(&c);
+			bisect_ctx__clear(&c);
 			return 0;
 		}
 		goto usage_err;
@@ -454,7 +454,7 @@ int cmd_bisect(int argc, char **argv)
 	ex = bisect_setup(&c, a.good, a.bad, a.recipe, a.dir);
 	if (ex)
 		goto out;
-	if (bisect_ctx_save(&c) < 0) {
+	if (bisect_ctx__save(&c) < 0) {
 		ex = 2;
 		goto out;
 	}
@@ -501,10 +501,10 @@ table:
 	bisect_db__print(c.db, stdout);
 	printf("database: %s\n", c.db_path);
 out:
-	bisect_ctx_clear(&c);
+	bisect_ctx__clear(&c);
 	return ex;
 usage_err:
-	bisect_ctx_clear(&c);
+	bisect_ctx__clear(&c);
 	return 2;
 }
 

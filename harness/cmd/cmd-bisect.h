@@ -47,12 +47,12 @@ struct bisect_ctx {
 };
 
 /* cmd-bisect-ctx.c */
-void bisect_ctx_clear(struct bisect_ctx *c);
+void bisect_ctx__clear(struct bisect_ctx *c);
 /* The options handed to each step as text (bisect.db's params), by their table. */
 extern const struct cmd_opt bisect_step_opts[];
 /* Store c in its database for the steps; read it back in a step. 0 or -errno, logged. */
-int bisect_ctx_save(struct bisect_ctx *c);
-int bisect_ctx_load(struct bisect_ctx *c, const char *db_path);
+int bisect_ctx__save(struct bisect_ctx *c);
+int bisect_ctx__load(struct bisect_ctx *c, const char *db_path);
 /* Set by SIGINT/SIGTERM once bisect_catch_signals() is called. */
 extern volatile sig_atomic_t bisect_interrupted;
 void bisect_catch_signals(void);

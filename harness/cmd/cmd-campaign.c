@@ -47,7 +47,7 @@ static const struct cmd_opt campaign_opts[] = {
 
 int cmd_campaign_opt(struct campaign_opts *o, int c, const char *arg)
 {
-	return cmd_opt_parse(campaign_opts, o, c, arg);
+	return cmd_opt__parse(campaign_opts, o, c, arg);
 }
 
 /* The campaign's runs are done (r == 0) or not: compare, report, record; an exit code. */

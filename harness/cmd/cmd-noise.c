@@ -70,7 +70,7 @@ int cmd_noise(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "hj:", longopts, NULL)) != -1) {
 		r = cmd_campaign_opt(&o, c, optarg);
 		if (r == 0)
-			r = cmd_opt_parse(noise_opts, &o, c, optarg);
+			r = cmd_opt__parse(noise_opts, &o, c, optarg);
 		if (r < 0)
 			return 2;
 		if (r > 0)

@@ -12,7 +12,7 @@ static void *field(void *opts, const struct cmd_opt *row)
 	return (char *)opts + row->off;
 }
 
-int cmd_opt_parse(const struct cmd_opt *table, void *opts, int code, const char *arg)
+int cmd_opt__parse(const struct cmd_opt *table, void *opts, int code, const char *arg)
 {
 	const struct cmd_opt *row;
 	int64_t n;
@@ -64,7 +64,7 @@ int cmd_opt_parse(const struct cmd_opt *table, void *opts, int code, const char 
 	return 0;
 }
 
-char *cmd_opt_format(const struct cmd_opt *row, const void *opts)
+char *cmd_opt__format(const struct cmd_opt *row, const void *opts)
 {
 	const void *f = (const char *)opts + row->off;
 
@@ -82,7 +82,7 @@ char *cmd_opt_format(const struct cmd_opt *row, const void *opts)
 	return xstrdup(*(const char *const *)f ? *(const char *const *)f : "");
 }
 
-int cmd_opt_load(const struct cmd_opt *row, void *opts, const char *text)
+int cmd_opt__load(const struct cmd_opt *row, void *opts, const char *text)
 {
 	int64_t n;
 	uint64_t u;

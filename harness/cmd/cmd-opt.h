@@ -35,10 +35,10 @@ struct cmd_opt {
  * 0): 1 applied, 0 not in the table, -EINVAL a bad value (logged, "--NAME:
  * bad value 'ARG' (...)"; the command then exits 2).
  */
-int cmd_opt_parse(const struct cmd_opt *table, void *opts, int code, const char *arg);
+int cmd_opt__parse(const struct cmd_opt *table, void *opts, int code, const char *arg);
 /* A numeric row's value in opts as text to hand on (durations in ms); malloc'd. */
-char *cmd_opt_format(const struct cmd_opt *row, const void *opts);
-/* Read back what cmd_opt_format gave: 0, or -EINVAL. */
-int cmd_opt_load(const struct cmd_opt *row, void *opts, const char *text);
+char *cmd_opt__format(const struct cmd_opt *row, const void *opts);
+/* Read back what cmd_opt__format gave: 0, or -EINVAL. */
+int cmd_opt__load(const struct cmd_opt *row, void *opts, const char *text);
 
 #endif

@@ -82,7 +82,7 @@ int cmd_run(int argc, char **argv)
 		int r = cmd_campaign_opt(&o, c, optarg);
 
 		if (r == 0)
-			r = cmd_opt_parse(run_opts, &o, c, optarg);
+			r = cmd_opt__parse(run_opts, &o, c, optarg);
 		if (r < 0)
 			return 2;
 		if (r > 0)

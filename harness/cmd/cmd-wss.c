@@ -154,9 +154,9 @@ int cmd_wss(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "hj:", longopts, NULL)) != -1) {
 		r = cmd_campaign_opt(&o, c, optarg);
 		if (r == 0)
-			r = cmd_opt_parse(wss_campaign_opts, &o, c, optarg);
+			r = cmd_opt__parse(wss_campaign_opts, &o, c, optarg);
 		if (r == 0)
-			r = cmd_opt_parse(wss_form_opts, &wo, c, optarg);
+			r = cmd_opt__parse(wss_form_opts, &wo, c, optarg);
 		if (r < 0)
 			goto bad;
 		if (r > 0)

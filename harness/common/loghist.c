@@ -45,14 +45,14 @@ bool loghist_is_lower(uint64_t lo, unsigned *ret_index)
 	return true;
 }
 
-void loghist_add(struct loghist *h, uint64_t v)
+void loghist__add(struct loghist *h, uint64_t v)
 {
 	h->count[loghist_index(v)]++;
 	h->n++;
 	h->sum = h->sum + v < h->sum ? UINT64_MAX : h->sum + v;
 }
 
-void loghist_merge(struct loghist *a, const struct loghist *b)
+void loghist__merge(struct loghist *a, const struct loghist *b)
 {
 	for (unsigned i = 0; i < LOGHIST_BUCKETS; i++)
 		a->count[i] += b->count[i];
@@ -60,7 +60,7 @@ void loghist_merge(struct loghist *a, const struct loghist *b)
 	a->sum = a->sum + b->sum < a->sum ? UINT64_MAX : a->sum + b->sum;
 }
 
-double loghist_quantile(const struct loghist *h, double q)
+double loghist__quantile(const struct loghist *h, double q)
 {
 	uint64_t total = 0;
 	double rank, cum = 0;

@@ -35,14 +35,14 @@ uint64_t loghist_upper(unsigned i);
 /* Whether lo is the lower bound of a bucket, and which (*ret_index). */
 bool loghist_is_lower(uint64_t lo, unsigned *ret_index);
 
-void loghist_add(struct loghist *h, uint64_t v);
+void loghist__add(struct loghist *h, uint64_t v);
 /* Add every count of b to a. */
-void loghist_merge(struct loghist *a, const struct loghist *b);
+void loghist__merge(struct loghist *a, const struct loghist *b);
 /*
  * The q-quantile (0 < q <= 1) of the recorded values: the bucket where the
  * cumulative count reaches q x n, linearly interpolated inside it. NAN when
  * the histogram is empty.
  */
-double loghist_quantile(const struct loghist *h, double q);
+double loghist__quantile(const struct loghist *h, double q);
 
 #endif

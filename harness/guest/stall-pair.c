@@ -73,9 +73,9 @@ static void record(struct stall_pairs *sp, unsigned path, int scope, uint64_t be
 		sp->stats.backwards++;
 		return;
 	}
-	loghist_add(hist(sp, STALL_SCOPE_NONE, path), end - begin);
+	loghist__add(hist(sp, STALL_SCOPE_NONE, path), end - begin);
 	if (scope >= 0 && (size_t)scope < sp->nscopes && reclaim_paths[path].per_memcg)
-		loghist_add(hist(sp, scope, path), end - begin);
+		loghist__add(hist(sp, scope, path), end - begin);
 	sp->stats.paired++;
 }
 

@@ -570,7 +570,7 @@ static int variant_knob(struct parser *ps, struct plan_variant *var, const char 
 	return key_set(ps, d, var, k, v);
 }
 
-const char *plan_variant_memcg(const struct plan_variant *v, const char *memcg, const char *file)
+const char *plan_variant__memcg(const struct plan_variant *v, const char *memcg, const char *file)
 {
 	size_t len = strlen(memcg);
 
@@ -1134,7 +1134,7 @@ static int plan_fits(struct parser *ps)
 		const struct plan_workload *w = &p->workloads[i];
 		_cleanup_free_ char *sec = xasprintf("workload %s", w->name);
 		/* A file set may outgrow memory (page cache): a scratch disk bounds it. */
-		uint64_t disk = w->def && w->def->scratch ? plan_scratch_bytes(p) : 0;
+		uint64_t disk = w->def && w->def->scratch ? plan__scratch_bytes(p) : 0;
 		uint64_t room = disk > p->mem_bytes ? disk : p->mem_bytes;
 
 		for (size_t j = 0; w->def && j < w->nparams; j++) {
@@ -1280,17 +1280,17 @@ static int plan_finish(struct parser *ps)
 	return 0;
 }
 
-const char *plan_variant_thp(const struct plan *p, const struct plan_variant *v)
+const char *plan__variant_thp(const struct plan *p, const struct plan_variant *v)
 {
 	return v->thp ? v->thp : p->thp;
 }
 
-bool plan_variant_trace(const struct plan *p, const struct plan_variant *v)
+bool plan__variant_trace(const struct plan *p, const struct plan_variant *v)
 {
 	return v->trace >= 0 ? v->trace : p->trace;
 }
 
-uint64_t plan_scratch_bytes(const struct plan *p)
+uint64_t plan__scratch_bytes(const struct plan *p)
 {
 	uint64_t auto_bytes = 4 * p->mem_bytes;
 

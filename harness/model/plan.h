@@ -155,13 +155,13 @@ void plan_variant__clear(struct plan_variant *v);
 int plan__keep_variant(struct plan *p, const char *name, const char *new_name, char **ret_err);
 
 /* The variant's value for a memcg control file, or NULL to keep the [memcg] one. */
-const char *plan_variant_memcg(const struct plan_variant *v, const char *memcg, const char *file);
+const char *plan_variant__memcg(const struct plan_variant *v, const char *memcg, const char *file);
 /* The THP mode of variant v: its own or the guest's. */
-const char *plan_variant_thp(const struct plan *p, const struct plan_variant *v);
+const char *plan__variant_thp(const struct plan *p, const struct plan_variant *v);
 /* Whether variant v's runs trace reclaim: its own trace or the guest's. */
-bool plan_variant_trace(const struct plan *p, const struct plan_variant *v);
+bool plan__variant_trace(const struct plan *p, const struct plan_variant *v);
 /* The scratch disk size of the plan. */
-uint64_t plan_scratch_bytes(const struct plan *p);
+uint64_t plan__scratch_bytes(const struct plan *p);
 
 /* Resolve an LRU mode name: classic = 0, mglru = 0x0007, or a number <= 0x7. */
 int lru_mode_parse(const char *s, unsigned *ret);

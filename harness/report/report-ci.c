@@ -135,7 +135,7 @@ static size_t junit_runs(const struct report *rp, FILE *f, bool count_only)
 	return errors;
 }
 
-int report_junit(const struct report *rp, FILE *f)
+int report__junit(const struct report *rp, FILE *f)
 {
 	const struct analysis *an = rp->an;
 	const struct dataset *ds = an->ds;
@@ -272,7 +272,7 @@ static void json_summary(FILE *f, const char *variant, const struct stats_summar
 	fprintf(f, "}");
 }
 
-int report_json(const struct report *rp, FILE *f)
+int report__json(const struct report *rp, FILE *f)
 {
 	const struct analysis *an = rp->an;
 	const struct dataset *ds = an->ds;

@@ -55,7 +55,7 @@ static void load_gens(struct store *st, struct report_run_data *r)
 	char **memcg = NULL;
 	size_t n = 0;
 
-	r->gens_rc = store_report__gen_memcgs(st, r->id, &memcg, &n);
+	r->gens_rc = store__report_gen_memcgs(st, r->id, &memcg, &n);
 	if (r->gens_rc < 0)
 		return;
 	r->gens = xcalloc(n + 1, sizeof(*r->gens));
@@ -64,7 +64,7 @@ static void load_gens(struct store *st, struct report_run_data *r)
 		struct report_gens *g = &r->gens[i];
 
 		g->memcg = memcg[i];
-		g->rc = store_report__gens(st, r->id, g->memcg, &g->rows, &g->n);
+		g->rc = store__report_gens(st, r->id, g->memcg, &g->rows, &g->n);
 	}
 	free(memcg);
 }
@@ -72,9 +72,9 @@ static void load_gens(struct store *st, struct report_run_data *r)
 static void load_run(struct store *st, const struct report_data *d, const char *const *metrics,
 		     struct report_run_data *r)
 {
-	store_report__run_origin(st, r->id, &r->origin);
-	store_report__run_page_size(st, r->id, &r->page_size);
-	store_report__phases(st, r->id, &r->phases, &r->nphases);
+	store__report_run_origin(st, r->id, &r->origin);
+	store__report_run_page_size(st, r->id, &r->page_size);
+	store__report_phases(st, r->id, &r->phases, &r->nphases);
 	load_gens(st, r);
 	for (size_t m = 0; metrics && metrics[m]; m++) {
 		size_t ns = 0;
@@ -83,7 +83,7 @@ static void load_run(struct store *st, const struct report_data *d, const char *
 		for (size_t k = 0; k < ns; k++) {
 			struct report_series s = { .metric = metrics[m] };
 
-			if (store_report__series(st, r->id, metrics[m], scope[k], &s.p, &s.n) < 0)
+			if (store__report_series(st, r->id, metrics[m], scope[k], &s.p, &s.n) < 0)
 				continue;
 			s.scope = xstrdup(scope[k]);
 			r->series = xrealloc(r->series, r->nseries + 1, sizeof(*r->series));
@@ -109,19 +109,19 @@ int report_data__load(struct store *st, const struct analysis *an, const char *c
 			d->meta[d->nmeta].b = NULL;
 		d->nmeta++;
 	}
-	r = store_report__runs(st, &d->runs, &d->nruns);
+	r = store__report_runs(st, &d->runs, &d->nruns);
 	if (r == 0)
-		r = store_report__prov(st, &d->prov, &d->nprov);
+		r = store__report_prov(st, &d->prov, &d->nprov);
 	if (r < 0)
 		return -EIO;
-	if (store_report__prov_values(st, &d->prov_values, &d->nprov_values) < 0)
+	if (store__report_prov_values(st, &d->prov_values, &d->nprov_values) < 0)
 		d->nprov_values = 0;
-	d->trace_skips_rc = store_report__trace_skips(st, &d->trace_skips, &d->ntrace_skips);
+	d->trace_skips_rc = store__report_trace_skips(st, &d->trace_skips, &d->ntrace_skips);
 	for (size_t i = 0; i < ds->nfailures; i++) {
 		struct report_console c = { .run_id = ds->failures[i].run_id };
 
 		if (report_data__console(d, c.run_id, &c.len) ||
-		    store_report__console(st, c.run_id, &c.text, &c.len) < 0)
+		    store__report_console(st, c.run_id, &c.text, &c.len) < 0)
 			continue;
 		d->consoles = xrealloc(d->consoles, d->nconsoles + 1, sizeof(*d->consoles));
 		d->consoles[d->nconsoles++] = c;
@@ -133,7 +133,7 @@ int report_data__load(struct store *st, const struct analysis *an, const char *c
 
 		if (report_data__scopes(d, metrics[m], &s.n))
 			continue; /* asked twice */
-		if (store_report__scopes(st, metrics[m], &s.scope, &s.n) < 0)
+		if (store__report_scopes(st, metrics[m], &s.scope, &s.n) < 0)
 			continue;
 		d->scopes = xrealloc(d->scopes, d->nscopes + 1, sizeof(*d->scopes));
 		d->scopes[d->nscopes++] = s;

@@ -29,7 +29,7 @@ struct report_series {
 	size_t n;
 };
 
-/* One memcg's generations in a run (store_report__gens). */
+/* One memcg's generations in a run (store__report_gens). */
 struct report_gens {
 	char *memcg;
 	struct store_gen_row *rows;

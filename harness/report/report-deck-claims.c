@@ -530,7 +530,7 @@ static const struct {
 	{ "C8", page_comparability },
 };
 
-int deck_page_claim(struct deck *d, size_t ci)
+int deck__page_claim(struct deck *d, size_t ci)
 {
 	const struct claim *c = &d->tab[ci];
 	size_t s = d->b->from[ci];
@@ -543,14 +543,14 @@ int deck_page_claim(struct deck *d, size_t ci)
 	for (size_t k = 0; k < ARRAY_SIZE(claim_pages) && r == -ENODATA; k++) {
 		if (strcmp(claim_pages[k].claim, c->id))
 			continue;
-		deck_page_begin(d, &pg, c->id);
+		deck__page_begin(d, &pg, c->id);
 		claim_header(d, &pg, ci, s);
 		r = claim_pages[k].draw(d, &pg, ci, s);
 		if (r == -ENODATA) /* nothing of its own to draw: the signals page instead */
 			deck_page_drop(&pg);
 	}
 	if (r == -ENODATA) {
-		deck_page_begin(d, &pg, c->id);
+		deck__page_begin(d, &pg, c->id);
 		claim_header(d, &pg, ci, s);
 		r = page_signals(d, &pg, ci, s);
 	}
@@ -560,6 +560,6 @@ int deck_page_claim(struct deck *d, size_t ci)
 		d->page++;
 		return r;
 	}
-	return deck_page_end(d, &pg, title);
+	return deck__page_end(d, &pg, title);
 }
 

@@ -72,7 +72,7 @@ size_t deck_fit(double frac, int pt)
 	return (size_t)(frac * 2700 / pt);
 }
 
-void deck_page_begin(struct deck *d, struct page *pg, const char *what)
+void deck__page_begin(struct deck *d, struct page *pg, const char *what)
 {
 	*pg = (struct page){ .tag = 100, .obj = 200 };
 	pg->name = xasprintf("page-%02zu-%s", d->page + 1, what);
@@ -89,7 +89,7 @@ void deck_page_drop(struct page *pg)
 }
 
 /* Render the page; a failure is counted in the plot set (and fails the deck). */
-int deck_page_end(struct deck *d, struct page *pg, const char *title)
+int deck__page_end(struct deck *d, struct page *pg, const char *title)
 {
 	int r;
 

@@ -54,11 +54,11 @@ char *deck_upper(const char *s);
 char *deck_wrap(const char *s, size_t width, size_t lines);
 /* About how many characters of sans at pt points fill frac of the page's width. */
 size_t deck_fit(double frac, int pt);
-/* A page named page-NN-WHAT; deck_page_end() renders it (a failure counts in the plot set),
+/* A page named page-NN-WHAT; deck__page_end() renders it (a failure counts in the plot set),
  * deck_page_drop() forgets it. */
-void deck_page_begin(struct deck *d, struct page *pg, const char *what);
+void deck__page_begin(struct deck *d, struct page *pg, const char *what);
 void deck_page_drop(struct page *pg);
-int deck_page_end(struct deck *d, struct page *pg, const char *title);
+int deck__page_end(struct deck *d, struct page *pg, const char *title);
 /* A label at screen x, y; just is left, center or right. */
 void deck_text_at(struct page *pg, double x, double y, const char *just, int pt, bool bold,
 		  const char *color, const char *text);
@@ -71,6 +71,6 @@ void deck_text_only(struct page *pg);
 char *deck_meta(const struct report_data *d, const char *key, const char *def);
 
 /* Claim ci's page (report-deck-claims.c): 0, or -errno logged. */
-int deck_page_claim(struct deck *d, size_t ci);
+int deck__page_claim(struct deck *d, size_t ci);
 
 #endif

@@ -156,7 +156,7 @@ static int page_title(struct deck *d)
 	}
 	hosts = meta_values(d, "host");
 	counts(d, &sup, &con, &inc);
-	deck_page_begin(d, &pg, "title");
+	deck__page_begin(d, &pg, "title");
 	deck_text_at(&pg, 0.5, 0.80, "center", 54, true, INK, "Classic LRU vs MGLRU");
 	deck_text_at(&pg, 0.5, 0.69, "center", 28, false, INK_SOFT,
 		"What the data says about claims C1-C8 of the MGLRU debate");
@@ -185,14 +185,14 @@ static int page_title(struct deck *d)
 	foot = xasprintf("lrubench %s, deck of %s", LRUBENCH_VERSION, now);
 	deck_text_at(&pg, 0.5, 0.05, "center", 16, false, INK_FAINT, foot);
 	deck_text_only(&pg);
-	return deck_page_end(d, &pg, "title");
+	return deck__page_end(d, &pg, "title");
 }
 
 static int page_scoreboard(struct deck *d)
 {
 	struct page pg;
 
-	deck_page_begin(d, &pg, "scoreboard");
+	deck__page_begin(d, &pg, "scoreboard");
 	deck_text_at(&pg, 0.03, 0.925, "left", 34, true, INK, "Scoreboard: MGLRU against classic");
 	for (size_t c = 0; c < d->b->n; c++) {
 		const struct claim_result *r = &d->b->merged[c];
@@ -211,7 +211,7 @@ static int page_scoreboard(struct deck *d)
 	if (!d->b->measured)
 		deck_text_at(&pg, 0.97, 0.925, "right", 24, true, RED, "NO CLAIM MEASURED");
 	deck_text_only(&pg);
-	return deck_page_end(d, &pg, "scoreboard");
+	return deck__page_end(d, &pg, "scoreboard");
 }
 
 /* What a source is, in lines of at most width characters: campaign, runs, machine. */
@@ -254,7 +254,7 @@ static int page_provenance(struct deck *d)
 	bool detailed = d->nsrc <= 2;
 	double y = 0.80;
 
-	deck_page_begin(d, &pg, "provenance");
+	deck__page_begin(d, &pg, "provenance");
 	deck_text_at(&pg, 0.03, 0.925, "left", 34, true, INK, "Provenance");
 	for (size_t s = 0; s < d->nsrc && s < DECK_MAX_SOURCES; s++) {
 		_cleanup_free_ char *what = NULL, *runs = NULL, *where = NULL;
@@ -301,7 +301,7 @@ static int page_provenance(struct deck *d)
 	fw = deck_wrap(foot, deck_fit(0.94, 16), 2);
 	deck_text_at(&pg, 0.03, 0.11, "left", 16, false, INK_FAINT, fw);
 	deck_text_only(&pg);
-	return deck_page_end(d, &pg, "provenance");
+	return deck__page_end(d, &pg, "provenance");
 }
 
 /* pdfunite the pages into out (through out.tmp, renamed when whole). */
@@ -390,7 +390,7 @@ int deck__write(const struct deck_source *src, size_t nsrc, const struct claims_
 	page_title(&d);
 	page_scoreboard(&d);
 	for (size_t c = 0; c < n && !d.pc.gnuplot_missing; c++)
-		deck_page_claim(&d, c);
+		deck__page_claim(&d, c);
 	if (!d.pc.gnuplot_missing)
 		page_provenance(&d);
 	if (d.pc.gnuplot_missing) {

@@ -532,7 +532,7 @@ static void wss_section(FILE *f, const struct report *rp)
 	fprintf(f, "</pre></section>\n");
 }
 
-int report_html(const struct report *rp, FILE *f)
+int report__html(const struct report *rp, FILE *f)
 {
 	static const struct {
 		const char *id, *kind, *title;

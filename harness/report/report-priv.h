@@ -28,8 +28,8 @@ struct report {
 	char *grid; /* the kernel x LRU table (compare-grid.c), or NULL when not a grid */
 };
 
-int report_html(const struct report *rp, FILE *f);
-int report_junit(const struct report *rp, FILE *f);
-int report_json(const struct report *rp, FILE *f);
+int report__html(const struct report *rp, FILE *f);
+int report__junit(const struct report *rp, FILE *f);
+int report__json(const struct report *rp, FILE *f);
 
 #endif

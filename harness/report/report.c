@@ -357,11 +357,11 @@ static int render(struct report *rp, struct store *st)
 	rp->deck_rc = rp->plots_rc < 0 ? -ECANCELED : write_deck(rp, st);
 	r = write_md(rp, md);
 	if (r == 0)
-		r = write_file_with(rp, html, report_html);
+		r = write_file_with(rp, html, report__html);
 	if (r == 0 && o->junit)
-		r = write_file_with(rp, o->junit, report_junit);
+		r = write_file_with(rp, o->junit, report__junit);
 	if (r == 0 && o->json)
-		r = write_file_with(rp, o->json, report_json);
+		r = write_file_with(rp, o->json, report__json);
 	return r;
 }
 

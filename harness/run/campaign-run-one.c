@@ -117,7 +117,7 @@ int campaign__run_one(struct campaign *c, size_t vi, const struct store_run *run
 	_cleanup_free_ char *dir = xasprintf("%s/run-%lld", c->dir, (long long)run_id);
 	_cleanup_free_ char *conf = run_conf__plan(p, vi, ck->img, &rc);
 	_cleanup_free_ char *initrd = xasprintf("%s/initrd.cpio", dir);
-	_cleanup_free_ char *cmdline = run_cmdline(c, ck->k, plan_variant_thp(p, v));
+	_cleanup_free_ char *cmdline = run_cmdline(c, ck->k, plan__variant_thp(p, v));
 	_cleanup_free_ char *scratch = xasprintf("%s/scratch.ext4", dir);
 	struct vm_disk disks[2];
 	size_t ndisks = 0;
@@ -146,14 +146,14 @@ int campaign__run_one(struct campaign *c, size_t vi, const struct store_run *run
 	if (p->needs_scratch) {
 		char buf[32];
 
-		r = scratch_disk__create(scratch, plan_scratch_bytes(p), &err);
+		r = scratch_disk__create(scratch, plan__scratch_bytes(p), &err);
 		if (r < 0) {
 			log_err("run %lld: scratch disk: %s", (long long)run_id, err);
 			unlink(initrd);
 			return r;
 		}
 		disks[ndisks++] = (struct vm_disk){ scratch, DISK_SERIAL_SCRATCH, false };
-		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)plan_scratch_bytes(p));
+		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)plan__scratch_bytes(p));
 		prov(c, run_id, "scratch.bytes", buf);
 	}
 	uname(&un);
@@ -263,9 +263,9 @@ int campaign__run_one(struct campaign *c, size_t vi, const struct store_run *run
 		 (unsigned long long)ingest__stats(sink.in)->samples,
 		 (unsigned long long)ingest__stats(sink.in)->values,
 		 (unsigned long long)ingest__stats(sink.in)->rejected, (double)vm.wall_ns / 1e9);
-	console_scan_free(&con);
+	console_scan__free(&con);
 	ingest__free(sink.in);
-	vm_result_clear(&vm);
+	vm_result__clear(&vm);
 	unlink(initrd);
 	unlink(scratch);
 	return sink.failed;

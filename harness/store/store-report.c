@@ -20,7 +20,7 @@ static void *grow(void *pv, size_t *n, size_t size)
 	return e;
 }
 
-int store_report__runs(struct store *st, struct store_run_row **ret, size_t *ret_n)
+int store__report_runs(struct store *st, struct store_run_row **ret, size_t *ret_n)
 {
 	_cleanup_stmt_ sqlite3_stmt *q = NULL;
 	struct store_run_row *rows = NULL;
@@ -104,7 +104,7 @@ void store_kvs__free(struct store_kv *kv, size_t n)
 	free(kv);
 }
 
-int store_report__prov(struct store *st, struct store_kv **ret, size_t *ret_n)
+int store__report_prov(struct store *st, struct store_kv **ret, size_t *ret_n)
 {
 	return kvs(st,
 		   "SELECT v.name, p.key, p.value FROM variant v JOIN run_prov p ON "
@@ -113,13 +113,13 @@ int store_report__prov(struct store *st, struct store_kv **ret, size_t *ret_n)
 		   3, ret, ret_n);
 }
 
-int store_report__prov_values(struct store *st, struct store_kv **ret, size_t *ret_n)
+int store__report_prov_values(struct store *st, struct store_kv **ret, size_t *ret_n)
 {
 	return kvs(st, "SELECT DISTINCT key, value FROM run_prov ORDER BY key, value", 2, ret,
 		   ret_n);
 }
 
-int store_report__trace_skips(struct store *st, struct store_text_count **ret, size_t *ret_n)
+int store__report_trace_skips(struct store *st, struct store_text_count **ret, size_t *ret_n)
 {
 	_cleanup_stmt_ sqlite3_stmt *q = NULL;
 	struct store_text_count *t = NULL;
@@ -149,7 +149,7 @@ void store_text_counts__free(struct store_text_count *t, size_t n)
 	free(t);
 }
 
-int store_report__console(struct store *st, int64_t run_id, char **ret, size_t *ret_len)
+int store__report_console(struct store *st, int64_t run_id, char **ret, size_t *ret_len)
 {
 	_cleanup_stmt_ sqlite3_stmt *q = NULL;
 	int r = store__prepare(st, "SELECT text FROM log WHERE run_id = ? AND name = 'console'",
@@ -188,7 +188,7 @@ static int run_int(struct store *st, const char *sql, int64_t run_id, int64_t de
 	return 0;
 }
 
-int store_report__run_origin(struct store *st, int64_t run_id, int64_t *ret)
+int store__report_run_origin(struct store *st, int64_t run_id, int64_t *ret)
 {
 	return run_int(st,
 		       "SELECT COALESCE((SELECT MIN(t_ns) FROM event WHERE run_id = ?1 AND "
@@ -197,7 +197,7 @@ int store_report__run_origin(struct store *st, int64_t run_id, int64_t *ret)
 		       run_id, 0, false, ret);
 }
 
-int store_report__run_page_size(struct store *st, int64_t run_id, int64_t *ret)
+int store__report_run_page_size(struct store *st, int64_t run_id, int64_t *ret)
 {
 	return run_int(st,
 		       "SELECT value FROM run_prov WHERE run_id = ? AND "
@@ -205,7 +205,7 @@ int store_report__run_page_size(struct store *st, int64_t run_id, int64_t *ret)
 		       run_id, 4096, true, ret);
 }
 
-int store_report__phases(struct store *st, int64_t run_id, struct store_event_row **ret,
+int store__report_phases(struct store *st, int64_t run_id, struct store_event_row **ret,
 			 size_t *ret_n)
 {
 	_cleanup_stmt_ sqlite3_stmt *q = NULL;
@@ -274,13 +274,13 @@ void store_strv__free(char **v, size_t n)
 	free(v);
 }
 
-int store_report__gen_memcgs(struct store *st, int64_t run_id, char ***ret, size_t *ret_n)
+int store__report_gen_memcgs(struct store *st, int64_t run_id, char ***ret, size_t *ret_n)
 {
 	return strv(st, "SELECT DISTINCT memcg_path FROM lru_gen WHERE run_id = ?", NULL, run_id,
 		    ret, ret_n);
 }
 
-int store_report__gens(struct store *st, int64_t run_id, const char *memcg,
+int store__report_gens(struct store *st, int64_t run_id, const char *memcg,
 		       struct store_gen_row **ret, size_t *ret_n)
 {
 	_cleanup_stmt_ sqlite3_stmt *q = NULL;
@@ -312,7 +312,7 @@ int store_report__gens(struct store *st, int64_t run_id, const char *memcg,
 	return 0;
 }
 
-int store_report__scopes(struct store *st, const char *metric, char ***ret, size_t *ret_n)
+int store__report_scopes(struct store *st, const char *metric, char ***ret, size_t *ret_n)
 {
 	return strv(st,
 		    "SELECT name FROM scope WHERE id IN (SELECT DISTINCT scope_id FROM "
@@ -321,7 +321,7 @@ int store_report__scopes(struct store *st, const char *metric, char ***ret, size
 		    metric, 0, ret, ret_n);
 }
 
-int store_report__series(struct store *st, int64_t run_id, const char *metric, const char *scope,
+int store__report_series(struct store *st, int64_t run_id, const char *metric, const char *scope,
 			 struct store_point **ret, size_t *ret_n)
 {
 	_cleanup_stmt_ sqlite3_stmt *q = NULL;

@@ -23,7 +23,7 @@ struct store_run_row {
 	int64_t kernel_warnings; /* console lines the kernel complained on (events 'kernel') */
 	char *first_warning;
 };
-int store_report__runs(struct store *st, struct store_run_row **ret, size_t *ret_n);
+int store__report_runs(struct store *st, struct store_run_row **ret, size_t *ret_n);
 void store_run_rows__free(struct store_run_row *rows, size_t n);
 
 /* Text triples: a variant's provenance (variant, key, value), a key and a value. */
@@ -32,25 +32,25 @@ struct store_kv {
 };
 void store_kvs__free(struct store_kv *kv, size_t n);
 /* Each variant's provenance from its first run that has any: (variant, key, value) by variant. */
-int store_report__prov(struct store *st, struct store_kv **ret, size_t *ret_n);
+int store__report_prov(struct store *st, struct store_kv **ret, size_t *ret_n);
 /* Every distinct (key, value) of any run's provenance, by key then value (c unused). */
-int store_report__prov_values(struct store *st, struct store_kv **ret, size_t *ret_n);
+int store__report_prov_values(struct store *st, struct store_kv **ret, size_t *ret_n);
 /* Why runs did not trace reclaim: each text of the 'skip' events on "trace reclaim..."
  * and in how many, first seen first. */
 struct store_text_count {
 	char *text;
 	int64_t n;
 };
-int store_report__trace_skips(struct store *st, struct store_text_count **ret, size_t *ret_n);
+int store__report_trace_skips(struct store *st, struct store_text_count **ret, size_t *ret_n);
 void store_text_counts__free(struct store_text_count *t, size_t n);
 
 /* A run's console log (the log table), or -ENOENT; *ret_len its bytes (may hold NULs). */
-int store_report__console(struct store *st, int64_t run_id, char **ret, size_t *ret_len);
+int store__report_console(struct store *st, int64_t run_id, char **ret, size_t *ret_len);
 
 /* A run's time origin: its first workload start, else its first sample, else 0 (ns). */
-int store_report__run_origin(struct store *st, int64_t run_id, int64_t *ret);
+int store__report_run_origin(struct store *st, int64_t run_id, int64_t *ret);
 /* The guest's page size a run recorded (run_prov guest.conf.page_size), else 4096. */
-int store_report__run_page_size(struct store *st, int64_t run_id, int64_t *ret);
+int store__report_run_page_size(struct store *st, int64_t run_id, int64_t *ret);
 
 /* A run's phase events (workload start and exit, agent phases but sampling, workloads and
  * done, OOM kills) with t_ns > 0, by time. */
@@ -58,26 +58,26 @@ struct store_event_row {
 	int64_t t_ns;
 	char *kind, *text; /* "" for NULL */
 };
-int store_report__phases(struct store *st, int64_t run_id, struct store_event_row **ret,
+int store__report_phases(struct store *st, int64_t run_id, struct store_event_row **ret,
 			 size_t *ret_n);
 void store_event_rows__free(struct store_event_row *ev, size_t n);
 
 /* The memcg paths a run sampled lru_gen for, in the order the store finds them. */
-int store_report__gen_memcgs(struct store *st, int64_t run_id, char ***ret, size_t *ret_n);
+int store__report_gen_memcgs(struct store *st, int64_t run_id, char ***ret, size_t *ret_n);
 /* A run's lru_gen rows of one memcg, nodes summed: by sample, then generation, newest first. */
 struct store_gen_row {
 	int64_t seq, t_ns, gen, anon, file;
 };
-int store_report__gens(struct store *st, int64_t run_id, const char *memcg,
+int store__report_gens(struct store *st, int64_t run_id, const char *memcg,
 		       struct store_gen_row **ret, size_t *ret_n);
 
 /* The scopes metric was sampled in, in any run, by name. */
-int store_report__scopes(struct store *st, const char *metric, char ***ret, size_t *ret_n);
+int store__report_scopes(struct store *st, const char *metric, char ***ret, size_t *ret_n);
 /* A run's values of metric in scope with their samples' times, by sample. */
 struct store_point {
 	int64_t t_ns, v;
 };
-int store_report__series(struct store *st, int64_t run_id, const char *metric, const char *scope,
+int store__report_series(struct store *st, int64_t run_id, const char *metric, const char *scope,
 			 struct store_point **ret, size_t *ret_n);
 
 void store_strv__free(char **v, size_t n);

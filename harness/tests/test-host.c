@@ -228,7 +228,7 @@ static void test_console_scan(void **state)
 	assert_int_equal(s.nfindings, 3);
 	assert_string_equal(s.findings[0].kind, "warning");
 	assert_string_equal(s.findings[2].kind, "call-trace");
-	console_scan_free(&s);
+	console_scan__free(&s);
 }
 
 static void test_classify(void **state)

@@ -75,11 +75,11 @@ static void test_valid_plan(void **state)
 	assert_int_equal(p->warmup, 1);
 	/* the variant's own memcg values; relative sizes still follow [memcg wl] */
 	assert_int_equal(p->variants[0].nmemcg_files, 0);
-	assert_null(plan_variant_memcg(&p->variants[0], "wl", "memory.max"));
-	assert_string_equal(plan_variant_memcg(&p->variants[1], "wl", "memory.max"), "134217728");
-	assert_string_equal(plan_variant_memcg(&p->variants[1], "wl", "memory.swap.max"), "max");
-	assert_null(plan_variant_memcg(&p->variants[1], "wl", "memory.high"));
-	assert_null(plan_variant_memcg(&p->variants[1], "w", "memory.max"));
+	assert_null(plan_variant__memcg(&p->variants[0], "wl", "memory.max"));
+	assert_string_equal(plan_variant__memcg(&p->variants[1], "wl", "memory.max"), "134217728");
+	assert_string_equal(plan_variant__memcg(&p->variants[1], "wl", "memory.swap.max"), "max");
+	assert_null(plan_variant__memcg(&p->variants[1], "wl", "memory.high"));
+	assert_null(plan_variant__memcg(&p->variants[1], "w", "memory.max"));
 	plan__free(p);
 }
 
@@ -474,17 +474,17 @@ static void test_sweeps(void **state)
 	assert_string_equal(p->variants[3].sysctls[0].key, "vm/watermark_scale_factor");
 	assert_string_equal(p->variants[3].sysctls[1].key, "vm/swappiness");
 	assert_string_equal(p->variants[3].sysctls[1].value, "60");
-	assert_string_equal(plan_variant_thp(p, &p->variants[3]), "always");
+	assert_string_equal(plan__variant_thp(p, &p->variants[3]), "always");
 	assert_int_equal(p->variants[3].lru_enabled, 0);
 	assert_int_equal(p->variants[3].read_ahead_kb, -1);
 	assert_int_equal(p->variants[5].min_ttl_ms, 1000);
 	assert_int_equal(p->variants[5].lru_enabled, 7);
 	assert_int_equal(p->variants[5].read_ahead_kb, 0);
-	assert_string_equal(plan_variant_thp(p, &p->variants[5]), "madvise");
+	assert_string_equal(plan__variant_thp(p, &p->variants[5]), "madvise");
 	assert_string_equal(p->baseline, "classic-swappiness60-thpnever");
 	assert_true(p->needs_scratch);
 	assert_false(p->needs_tools);
-	assert_int_equal(plan_scratch_bytes(p), 3ull << 30);
+	assert_int_equal(plan__scratch_bytes(p), 3ull << 30);
 	assert_string_equal(p->workloads[0].params[1].value, "random");
 	plan__free(p);
 }
@@ -500,7 +500,7 @@ static void test_disk_needs(void **state)
 	assert_false(p->needs_scratch);
 	assert_false(p->needs_tools);
 	/* 4 x 2G guest memory */
-	assert_int_equal(plan_scratch_bytes(p), 8ull << 30);
+	assert_int_equal(plan__scratch_bytes(p), 8ull << 30);
 	plan__free(p);
 	assert_int_equal(plan__parse("f.ini",
 				     "[guest]\nmemory = 256M\n[variant a]\n[memcg m]\n"
@@ -511,7 +511,7 @@ static void test_disk_needs(void **state)
 	assert_true(p->needs_scratch);
 	assert_true(p->needs_tools);
 	/* 4 x 256M is below the 2G floor */
-	assert_int_equal(plan_scratch_bytes(p), 2ull << 30);
+	assert_int_equal(plan__scratch_bytes(p), 2ull << 30);
 	plan__free(p);
 }
 
@@ -526,15 +526,15 @@ static void test_trace(void **state)
 				 "memcg = m\nsize = 1M\n",
 			&p, &err) < 0)
 		fail_msg("%s", err);
-	assert_true(plan_variant_trace(p, &p->variants[0]));
+	assert_true(plan__variant_trace(p, &p->variants[0]));
 	plan__free(p);
 	if (plan__parse("t.ini",
 			"[guest]\ntrace = off\n[variant plain]\n[variant traced]\ntrace = on\n"
 			"[memcg m]\n[workload w]\ntype = anon-zipf\nmemcg = m\nsize = 1M\n",
 			&p, &err) < 0)
 		fail_msg("%s", err);
-	assert_false(plan_variant_trace(p, &p->variants[0]));
-	assert_true(plan_variant_trace(p, &p->variants[1]));
+	assert_false(plan__variant_trace(p, &p->variants[0]));
+	assert_true(plan__variant_trace(p, &p->variants[1]));
 	plan__free(p);
 }
 

@@ -95,15 +95,15 @@ static char *make_stream(struct loghist *wl)
 	for (int seq = 0; seq < 3; seq++) {
 		if (seq == 1) {
 			for (size_t i = 0; i < ARRAY_SIZE(first); i++) {
-				loghist_add(wl, first[i]);
-				loghist_add(&sys, first[i]);
+				loghist__add(wl, first[i]);
+				loghist__add(&sys, first[i]);
 			}
-			loghist_add(&direct, 300000);
+			loghist__add(&direct, 300000);
 		}
 		if (seq == 2)
 			for (size_t i = 0; i < ARRAY_SIZE(second); i++) {
-				loghist_add(wl, second[i]);
-				loghist_add(&sys, second[i]);
+				loghist__add(wl, second[i]);
+				loghist__add(&sys, second[i]);
 			}
 		fprintf(s, "sample %d %llu\n", seq, (unsigned long long)(seq + 1) * 1000 * MS);
 		n = hist_lines(s, "-", "memcg", &sys);
@@ -232,7 +232,7 @@ static void test_run_hist(void **state)
 	assert_int_equal(h->n, 5);
 	assert_int_equal(h->sum, 109 * MS);
 	assert_memory_equal(h->count, wl.count, sizeof(wl.count));
-	assert_true(fabs(loghist_quantile(h, 0.5) - loghist_quantile(&wl, 0.5)) < 1e-6);
+	assert_true(fabs(loghist__quantile(h, 0.5) - loghist__quantile(&wl, 0.5)) < 1e-6);
 	h = stall_run__find(&r, "-", 0); /* direct */
 	assert_non_null(h);
 	assert_int_equal(h->n, 1);
@@ -307,7 +307,7 @@ static void test_dataset_rows(void **state)
 	r = row(ds, "reclaim:p99_ns.memcg[wl]");
 	assert_non_null(r);
 	assert_int_equal(r->n[0], 1);
-	assert_true(fabs(ds_vals(ds, r, 0)[0] - loghist_quantile(&wl, 0.99)) < 1e-6);
+	assert_true(fabs(ds_vals(ds, r, 0)[0] - loghist__quantile(&wl, 0.99)) < 1e-6);
 	assert_string_equal(r->unit, "ns");
 	assert_int_equal(r->better, BETTER_LOWER);
 	assert_string_equal(r->group, "memcg wl");

@@ -69,23 +69,23 @@ static void test_loghist_quantiles(void **state)
 	struct loghist h = { 0 }, g = { 0 };
 
 	(void)state;
-	assert_true(isnan(loghist_quantile(&h, 0.5)));
+	assert_true(isnan(loghist__quantile(&h, 0.5)));
 	/* 1000 values, 1..1000 us */
 	for (uint64_t v = 1; v <= 1000; v++)
-		loghist_add(&h, v * 1000);
+		loghist__add(&h, v * 1000);
 	assert_int_equal(h.n, 1000);
 	assert_int_equal(h.sum, 500500000);
-	assert_true(fabs(loghist_quantile(&h, 0.5) - 500e3) / 500e3 < 0.0625);
-	assert_true(fabs(loghist_quantile(&h, 0.99) - 990e3) / 990e3 < 0.0625);
-	assert_true(loghist_quantile(&h, 1) >= 1000e3);
-	assert_true(loghist_quantile(&h, 1) <= loghist_upper(loghist_index(1000000)));
-	assert_true(isnan(loghist_quantile(&h, 0)));
+	assert_true(fabs(loghist__quantile(&h, 0.5) - 500e3) / 500e3 < 0.0625);
+	assert_true(fabs(loghist__quantile(&h, 0.99) - 990e3) / 990e3 < 0.0625);
+	assert_true(loghist__quantile(&h, 1) >= 1000e3);
+	assert_true(loghist__quantile(&h, 1) <= loghist_upper(loghist_index(1000000)));
+	assert_true(isnan(loghist__quantile(&h, 0)));
 	/* one value: every quantile in its bucket */
-	loghist_add(&g, 5000);
-	assert_true(loghist_quantile(&g, 0.01) >= loghist_lower(loghist_index(5000)));
-	assert_true(loghist_quantile(&g, 0.999) <= loghist_upper(loghist_index(5000)));
+	loghist__add(&g, 5000);
+	assert_true(loghist__quantile(&g, 0.01) >= loghist_lower(loghist_index(5000)));
+	assert_true(loghist__quantile(&g, 0.999) <= loghist_upper(loghist_index(5000)));
 	/* merge adds counts, n and sum */
-	loghist_merge(&g, &h);
+	loghist__merge(&g, &h);
 	assert_int_equal(g.n, 1001);
 	assert_int_equal(g.sum, 500505000);
 	assert_int_equal(g.count[loghist_index(5000)], h.count[loghist_index(5000)] + 1);

@@ -350,7 +350,7 @@ static void test_noise(void **state)
 	for (int i = 0; i < 2; i++) {
 		assert_string_equal(p->variants[i].lru, "mglru");
 		assert_string_equal(p->variants[i].sysctls[0].value, "10");
-		assert_string_equal(plan_variant_memcg(&p->variants[i], "m", "memory.max"),
+		assert_string_equal(plan_variant__memcg(&p->variants[i], "m", "memory.max"),
 				    "1048576");
 		/* every knob of the variant, not only those noise.c once knew of */
 		assert_string_equal(p->variants[i].thp, "always");

@@ -106,7 +106,7 @@ int accel_choose(const char *want, const struct kernel *k, const struct guest_im
 				     "using TCG",
 				     vm_end_name(res.end), (double)res.wall_ns / 1e9,
 				     res.error ? ": " : "", res.error ? res.error : "");
-	vm_result_clear(&res);
+	vm_result__clear(&res);
 	{
 		FILE *f = fopen(cache, "w");
 

@@ -33,7 +33,7 @@ static void conf_memcgs(FILE *f, const struct plan *p, const struct plan_variant
 		fprintf(f, "memcg=%s\n", m->name);
 		for (size_t j = 0; j < m->nfiles; j++) {
 			const char *k = m->files[j].key;
-			const char *own = plan_variant_memcg(v, m->name, k);
+			const char *own = plan_variant__memcg(v, m->name, k);
 
 			if (oom && (!strcmp(k, "memory.max") || !strcmp(k, "memory.swap.max") ||
 				    !strcmp(k, "memory.high")))
@@ -121,7 +121,7 @@ char *run_conf__plan(const struct plan *p, size_t vi, const struct guest_image *
 		if (!set)
 			fprintf(f, "readback=%s\n", readback_sysctls[i]);
 	}
-	fprintf(f, "sysfs=kernel/mm/transparent_hugepage/enabled=%s\n", plan_variant_thp(p, v));
+	fprintf(f, "sysfs=kernel/mm/transparent_hugepage/enabled=%s\n", plan__variant_thp(p, v));
 	if (!strcmp(p->swap, "zram")) {
 		fprintf(f, "zram_size=%llu\n", (unsigned long long)p->swap_bytes);
 		if (p->zram_comp)
@@ -136,7 +136,7 @@ char *run_conf__plan(const struct plan *p, size_t vi, const struct guest_image *
 	if (p->needs_scratch && v->read_ahead_kb >= 0)
 		fprintf(f, "scratch_read_ahead_kb=%lld\n", (long long)v->read_ahead_kb);
 	fprintf(f, "interval_ms=%llu\n", (unsigned long long)p->interval_ms);
-	if (plan_variant_trace(p, v))
+	if (plan__variant_trace(p, v))
 		fprintf(f, "trace=reclaim\n");
 	conf_memcgs(f, p, v, oom);
 	conf_workloads(f, p, run->seed);

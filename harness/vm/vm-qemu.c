@@ -119,7 +119,7 @@ void vm_argv_free(char **argv)
 	free(argv);
 }
 
-void vm_result_clear(struct vm_result *res)
+void vm_result__clear(struct vm_result *res)
 {
 	free(res->argv);
 	free(res->error);

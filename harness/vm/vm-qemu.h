@@ -66,7 +66,7 @@ char **vm_argv(const struct vm_spec *s, const char *sock_path, const char *conso
 void vm_argv_free(char **argv);
 
 int vm_run(const struct vm_spec *s, vm_data_fn on_data, void *ctx, struct vm_result *res);
-void vm_result_clear(struct vm_result *res);
+void vm_result__clear(struct vm_result *res);
 const char *vm_end_name(enum vm_end end);
 
 /* Whether /dev/kvm can be opened read-write (usable is another matter: probe). */
