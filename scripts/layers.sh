@@ -95,14 +95,15 @@ for dir in "${!rank[@]}"; do
 	done
 done
 edges=$(mktemp)
-trap 'rm -f "$edges"' EXIT
+defs=$(mktemp)
+trap 'rm -f "$edges" "$defs"' EXIT
 # "module symbol" for definitions (D) and uses (U); module = harness/DIR/x
-nm -A "${objs[@]}" 2> /dev/null | awk -v b="$build/host/" '
+nm -A "${objs[@]}" 2> /dev/null | awk -v b="$build/host/" -v defs="$defs" '
 	{
 		file = $1; sub(/:.*/, "", file); sub(b, "", file); sub(/\.o$/, "", file)
 		type = $(NF - 1); sym = $NF
 		if (type == "U") use[file, sym] = 1
-		else if (type ~ /^[TDBRVW]$/) def[sym] = file
+		else if (type ~ /^[TDBRVW]$/) { def[sym] = file; print sym, file > defs }
 	}
 	END {
 		for (k in use) {
@@ -116,6 +117,23 @@ while read -r from to sym; do
 	allowed "$fd" "$td" ||
 		finding "$from.c: calls $sym() of $to.c: harness/$td/ (rank ${rank[$td]}) is above harness/$fd/ (rank ${rank[$fd]})"
 done < "$edges"
+# a header declares what its own folder defines: a function declared in
+# harness/X/*.h and defined in harness/Y/ hides a use of Y behind X's name
+for dir in "${!rank[@]}"; do
+	[[ $dir == common ]] && continue
+	for h in harness/"$dir"/*.h; do
+		[[ -e $h ]] || continue
+		while read -r fn; do
+			where=$(awk -v s="$fn" '$1 == s { print $2; exit }' "$defs")
+			[[ -z $where ]] && continue
+			wd=$(folder_of "$where.c")
+			[[ $wd == "$dir" ]] ||
+				finding "$h: declares $fn(), defined in $where.c: its header belongs in harness/$wd/"
+		done < <(gcc -fpreprocessed -dD -E -P "$h" 2> /dev/null | tr '\n' ' ' | tr ';{}' '\n\n\n' |
+			sed -nE 's/^[[:space:]]*[a-z][a-z0-9_ ]*[ *]([a-z][a-z0-9_]*)[[:space:]]*\(.*/\1/p')
+	done
+done
+
 # circles: a pair of modules that use each other, then any longer circle
 # (tsort names each loop's modules after "input contains a loop")
 pairs=$(awk '{ e[$1 " " $2] = 1 } END { for (k in e) { split(k, p, " "); if ((p[2] " " p[1]) in e && p[1] < p[2]) print p[1] ".c <-> " p[2] ".c" } }' "$edges")

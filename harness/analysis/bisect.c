@@ -22,24 +22,6 @@ const char *bisect_call_name(enum bisect_call c)
 	return "undecided";
 }
 
-static double mean_of(const double *x, size_t n)
-{
-	double s = 0;
-
-	for (size_t i = 0; i < n; i++)
-		s += x[i];
-	return s / (double)n;
-}
-
-static double var_of(const double *x, size_t n, double m)
-{
-	double ss = 0;
-
-	for (size_t i = 0; i < n; i++)
-		ss += (x[i] - m) * (x[i] - m);
-	return ss / (double)(n - 1);
-}
-
 /*
  * Welch's t of mean(y) - mean(x): the difference, its interval at level and
  * the two-sided p, each sample's variance floored at its values' rounding
@@ -50,9 +32,9 @@ static void welch_interval(const double *x, size_t nx, double fx, const double *
 			   double fy, double level, double *ret_d, double *ret_lo, double *ret_hi,
 			   double *ret_p)
 {
-	double mx = mean_of(x, nx), my = mean_of(y, ny);
-	double vx = fmax(var_of(x, nx, mx), fx) / (double)nx;
-	double vy = fmax(var_of(y, ny, my), fy) / (double)ny;
+	double mx = stats__mean(x, nx), my = stats__mean(y, ny);
+	double vx = fmax(stats__var(x, nx, mx), fx) / (double)nx;
+	double vy = fmax(stats__var(y, ny, my), fy) / (double)ny;
 	double se2 = vx + vy, d = my - mx, df, half;
 
 	*ret_d = d;
@@ -79,8 +61,8 @@ int bisect_judge(const double *good, size_t ng, const double *x, size_t nx,
 
 	if (ng < 2 || nx < 2 || better == BETTER_NONE)
 		return -EINVAL;
-	j.mean_good = mean_of(good, ng);
-	j.mean = mean_of(x, nx);
+	j.mean_good = stats__mean(good, ng);
+	j.mean = stats__mean(x, nx);
 	if (j.mean_good == 0)
 		return -EDOM;
 	for (size_t i = 0; i < ng; i++)

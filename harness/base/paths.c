@@ -3,6 +3,9 @@
 #include "paths.h"
 
 #include <stdlib.h>
+#include <time.h>
+
+#include "util.h"
 
 static const char *env_or(const char *name, const char *def)
 {
@@ -41,3 +44,12 @@ const char *path_default_plan(void)
 	return env_or("LRUBENCH_PLAN", "workloads/plans/quick.ini");
 }
 
+
+char *path_stamped(const char *dir, const char *name, const char *suffix)
+{
+	char stamp[32];
+	time_t now = time(NULL);
+
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
+	return xasprintf("%s/%s-%s%s", dir, name, stamp, suffix);
+}

@@ -10,4 +10,8 @@ const char *path_kernel_cache(void); /* LRUBENCH_KERNELS, default "kernels/cache
 const char *path_default_plan(void); /* workloads/plans/default.ini */
 const char *path_recipes(void);	     /* LRUBENCH_RECIPES, default "kernels": kernel recipes */
 
+/* "DIR/NAME-YYYYmmdd-HHMMSS SUFFIX" (local time, no space): a new campaign's
+ * database or a bisection's folder; malloc'd. */
+char *path_stamped(const char *dir, const char *name, const char *suffix);
+
 #endif

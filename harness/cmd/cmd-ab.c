@@ -22,7 +22,6 @@
 #include <libgen.h>
 #include <stddef.h>
 #include <string.h>
-#include <time.h>
 
 static void usage(FILE *f)
 {
@@ -181,13 +180,8 @@ int cmd_ab(int argc, char **argv)
 	if (plan_ab(plan, a, b, la, lb) < 0)
 		return 2;
 	if (!o.db_path) {
-		char stamp[32];
-		time_t now = time(NULL);
-
-		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
 		mkdir_p(o.results_dir);
-		db = xasprintf("%s/%s-%s.db", o.results_dir, plan->name, stamp);
-		o.db_path = db;
+		o.db_path = db = path_stamped(o.results_dir, plan->name, ".db");
 	}
 	log_info("ab: %s (%s) against %s (%s), %zu variant%s of %s on each", lb, b, la, a, norig,
 		 norig == 1 ? "" : "s", plan_path);

@@ -48,7 +48,6 @@
 #include <stddef.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 /* ---- the metric ------------------------------------------------------------ */
@@ -248,11 +247,7 @@ static int bisect_setup(struct bisect_ctx *c, const char *good_ref, const char *
 	if (dir) {
 		dbdir = xstrdup(dir);
 	} else {
-		char stamp[32];
-		time_t now = time(NULL);
-
-		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
-		dbdir = xasprintf("%s/bisect-%s", path_results(), stamp);
+		dbdir = path_stamped(path_results(), "bisect", "");
 	}
 	if (mkdir_p(dbdir) < 0 || !(c->dir = realpath(dbdir, NULL))) {
 		log_err("--dir %s: %s", dbdir, strerror(errno));

@@ -5,6 +5,7 @@
  */
 #include "cmd.h"
 #include "paths.h"
+#include "history-plot.h"
 #include "history.h"
 #include "store.h"
 #include "util.h"

@@ -9,6 +9,7 @@
 #include "cmd.h"
 #include "compare.h"
 #include "noise.h"
+#include "paths.h"
 #include "plan.h"
 #include "store.h"
 #include "util.h"
@@ -17,7 +18,6 @@
 #include <getopt.h>
 #include <stddef.h>
 #include <string.h>
-#include <time.h>
 
 static void usage(FILE *f)
 {
@@ -102,13 +102,8 @@ int cmd_noise(int argc, char **argv)
 	}
 	o.aa_variant = variant;
 	if (!o.db_path) {
-		char stamp[32];
-		time_t now = time(NULL);
-
-		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
 		mkdir_p(o.results_dir);
-		db = xasprintf("%s/%s-%s.db", o.results_dir, plan->name, stamp);
-		o.db_path = db;
+		o.db_path = db = path_stamped(o.results_dir, plan->name, ".db");
 	}
 	log_info("noise: %s against itself, %d repetitions a side", variant,
 		 o.repetitions ? o.repetitions : plan->repetitions);

@@ -20,7 +20,6 @@
 #include <getopt.h>
 #include <stddef.h>
 #include <string.h>
-#include <time.h>
 
 static void usage(FILE *f)
 {
@@ -233,13 +232,8 @@ int cmd_wss(int argc, char **argv)
 	text = wss_opts__format(&wo);
 	o.wss_opts = text;
 	if (!o.db_path) {
-		char stamp[32];
-		time_t now = time(NULL);
-
-		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
 		mkdir_p(o.results_dir);
-		db = xasprintf("%s/%s-%s.db", o.results_dir, plan->name, stamp);
-		o.db_path = db;
+		o.db_path = db = path_stamped(o.results_dir, plan->name, ".db");
 	}
 	log_info("wss: %s, %llu windows of %llu ms from %llu ms, %d run(s), memcg limits and swap "
 		 "off",

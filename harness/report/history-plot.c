@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Trend plots of the history's key metrics across nights, drawn by gnuplot. */
+#include "history-plot.h"
 #include "history.h"
 #include "spawn.h"
 #include "util.h"

@@ -214,6 +214,14 @@ int plot_dir_prepare(const char *dir)
 	return 0;
 }
 
+const char *plot_set__find(const struct plot_set *s, const char *part)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (strstr(s->img[i].name, part))
+			return s->img[i].name;
+	return NULL;
+}
+
 void plot_set__clear(struct plot_set *s)
 {
 	for (size_t i = 0; i < s->n; i++) {

@@ -70,5 +70,7 @@ const char *const *plot__series(void);
 int plot__all(const struct report_data *data, const struct analysis *an, const char *dir,
 	      struct plot_set *ret);
 void plot_set__clear(struct plot_set *s);
+/* The name of the first image whose name holds part (a claim's key plot), or NULL. */
+const char *plot_set__find(const struct plot_set *s, const char *part);
 
 #endif

@@ -233,12 +233,9 @@ static void claims_board(FILE *f, const struct report *rp)
 		   "<th>verdict</th><th>deciding numbers</th><th>key plot</th></tr></thead><tbody>\n");
 	for (size_t c = 0; c < n; c++) {
 		struct claim_result r;
-		const char *plot = NULL;
+		const char *plot = plot_set__find(&rp->plots, tab[c].plot);
 
 		claims__decide(&tab[c], rp->an, &r);
-		for (size_t i = 0; i < rp->plots.n && !plot; i++)
-			if (strstr(rp->plots.img[i].name, tab[c].plot))
-				plot = rp->plots.img[i].name;
 		fprintf(f, "<tr><td>%s: ", tab[c].id);
 		escape_xml(f, tab[c].sentence);
 		fprintf(f, "</td><td><strong>%s</strong></td><td>", claim_state_name(r.state));

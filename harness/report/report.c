@@ -36,12 +36,9 @@ static void md_claims(const struct report *rp, FILE *f)
 	fprintf(f, "## Claims\n\n| claim | verdict | deciding numbers | key plot |\n|---|---|---|---|\n");
 	for (size_t c = 0; c < n; c++) {
 		struct claim_result r;
-		const char *plot = NULL;
+		const char *plot = plot_set__find(&rp->plots, tab[c].plot);
 
 		claims__decide(&tab[c], rp->an, &r);
-		for (size_t i = 0; i < rp->plots.n && !plot; i++)
-			if (strstr(rp->plots.img[i].name, tab[c].plot))
-				plot = rp->plots.img[i].name;
 		fprintf(f, "| %s: %s | **%s** | %s | ", tab[c].id, tab[c].sentence,
 			claim_state_name(r.state), r.why);
 		if (plot)

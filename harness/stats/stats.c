@@ -17,7 +17,7 @@
 #include <math.h>
 #include <string.h>
 
-static double mean_of(const double *x, size_t n)
+double stats__mean(const double *x, size_t n)
 {
 	double s = 0;
 
@@ -26,8 +26,7 @@ static double mean_of(const double *x, size_t n)
 	return s / (double)n;
 }
 
-/* Sample variance (n - 1), two-pass for accuracy. */
-static double var_of(const double *x, size_t n, double mean)
+double stats__var(const double *x, size_t n, double mean)
 {
 	double ss = 0;
 
@@ -49,9 +48,9 @@ int stats__summary(const double *x, size_t n, struct stats_summary *ret)
 	r.min = s[0];
 	r.max = s[n - 1];
 	r.median = gsl_stats_median_from_sorted_data(s, 1, n);
-	r.mean = mean_of(x, n);
+	r.mean = stats__mean(x, n);
 	if (n > 1) {
-		r.sd = sqrt(var_of(x, n, r.mean));
+		r.sd = sqrt(stats__var(x, n, r.mean));
 		if (r.mean != 0)
 			r.cv = r.sd / fabs(r.mean);
 	}
@@ -68,12 +67,12 @@ int stats__welch(const double *a, size_t na, const double *b, size_t nb, struct 
 
 	if (na < 2 || nb < 2)
 		return -EINVAL;
-	ma = mean_of(a, na);
-	mb = mean_of(b, nb);
+	ma = stats__mean(a, na);
+	mb = stats__mean(b, nb);
 	/* a value's rounding error is uniform over its resolution step: variance res^2 / 12 */
 	floor_var = STATS_RES_VAR(resolution2(a, na, b, nb)) / 2;
-	va = fmax(var_of(a, na, ma), floor_var) / (double)na;
-	vb = fmax(var_of(b, nb, mb), floor_var) / (double)nb;
+	va = fmax(stats__var(a, na, ma), floor_var) / (double)na;
+	vb = fmax(stats__var(b, nb, mb), floor_var) / (double)nb;
 	se2 = va + vb;
 	t = (mb - ma) / sqrt(se2);
 	df = se2 * se2 / (va * va / (double)(na - 1) + vb * vb / (double)(nb - 1));
@@ -325,10 +324,10 @@ int stats__hedges_g(const double *a, size_t na, const double *b, size_t nb, doub
 
 	if (na < 2 || nb < 2)
 		return -EINVAL;
-	ma = mean_of(a, na);
-	mb = mean_of(b, nb);
+	ma = stats__mean(a, na);
+	mb = stats__mean(b, nb);
 	df = (double)(na + nb - 2);
-	sp = sqrt(((double)(na - 1) * var_of(a, na, ma) + (double)(nb - 1) * var_of(b, nb, mb)) /
+	sp = sqrt(((double)(na - 1) * stats__var(a, na, ma) + (double)(nb - 1) * stats__var(b, nb, mb)) /
 		  df);
 	if (sp == 0)
 		return -EDOM;
@@ -458,7 +457,7 @@ double stats__t_crit(double level, double df)
 /* The mean of x, corrected by the mean of the residuals (accurate when x is nearly constant). */
 static double mean_corrected(const double *x, size_t n)
 {
-	double m = mean_of(x, n), r = 0;
+	double m = stats__mean(x, n), r = 0;
 
 	for (size_t i = 0; i < n; i++)
 		r += x[i] - m;
@@ -637,7 +636,7 @@ struct paired_moments {
 
 static struct paired_moments paired_moments(const double *a, const double *b, size_t n)
 {
-	struct paired_moments m = { mean_of(a, n), mean_of(b, n), 0, 0, 0 };
+	struct paired_moments m = { stats__mean(a, n), stats__mean(b, n), 0, 0, 0 };
 	double k = (double)(n - 1) * (double)n;
 
 	for (size_t i = 0; i < n; i++) {

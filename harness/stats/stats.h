@@ -214,4 +214,9 @@ double stats__t_crit(double level, double df);
 /* The two-sided t interval half-width of a mean: t(1 - (1-level)/2, n-1) sd / sqrt(n). */
 double stats__mean_ci_half(size_t n, double sd, double level);
 
+/* The mean of x[0..n) (n > 0), and its sample variance (n - 1, n > 1) about
+ * mean, two-pass for accuracy. */
+double stats__mean(const double *x, size_t n);
+double stats__var(const double *x, size_t n, double mean);
+
 #endif

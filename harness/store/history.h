@@ -76,18 +76,6 @@ int history__trend(struct history *h, const char *plan, const char *metric,
 		   struct history_point **ret, size_t *ret_n);
 void history_points__free(struct history_point *p, size_t n);
 
-/*
- * Trend plots of a plan's key metrics across its nights: for each,
- * dir/SLUG.png and dir/SLUG.svg (gnuplot, run without a shell; every name
- * reaches it as an argument or a data column, never as script text), one
- * line per variant, the mean with a bar of one standard deviation, the
- * pinned night marked. md, if not NULL, gets a markdown image line per plot.
- * *ret_plots is how many were written. A gnuplot failure is -EIO with its
- * stderr in *ret_err; gnuplot missing is -ENOENT. (history-plot.c)
- */
-int history__plot(struct history *h, const char *plan, const char *dir, FILE *md,
-		  size_t *ret_plots, char **ret_err);
-
 /* n, mean, sample standard deviation (NAN for n < 2) and median of x[0..n). */
 struct hist_summary {
 	size_t n;

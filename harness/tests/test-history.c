@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "campaign-fixture.h"
+#include "history-plot.h"
 #include "history.h"
 
 static void test_summarize(void **state)

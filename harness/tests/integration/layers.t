@@ -6,7 +6,8 @@
 # scripts/layers.sh and scripts/names.sh run in make lint on the real tree,
 # where they are clean; here each is pointed (--root) at a toy tree of three
 # layers, first clean, then broken one way at a time: a call upward, an
-# include upward, two files that use each other, a circle of three, SQLite outside the store, a
+# include upward, two files that use each other, a circle of three, a
+# header declaring a function another folder defines, SQLite outside the store, a
 # function on a struct named against the convention. Each break must fail
 # with a message naming the file and the thing used. Compiles a few lines.
 root=$tmp/tree
@@ -100,6 +101,11 @@ int other__go(void);
 struct thing { int x; };
 int thing__free(struct thing *t) { return t ? t->x : other__go(); }'
 	expect_fail "two files that use each other" scripts/layers.sh "circle: harness/high/high.c <-> harness/high/other.c"
+
+	toy_clean
+	toy harness/store/keep.h "int keep__put(int v);
+int low__value(void);"
+	expect_fail "a header declaring what another folder defines" scripts/layers.sh "harness/store/keep.h: declares low__value(), defined in harness/low/low.c"
 
 	toy_clean
 	toy harness/high/one.c 'int two__go(void);
