@@ -134,25 +134,20 @@ static void cell(char *buf, size_t len, const struct comparison *c)
 			 verdict_mark(c->verdict));
 }
 
-int compare__grid(struct store *st, const struct verdict_opts *o, FILE *out)
+int compare__grid(const struct dataset *ds, const struct verdict_opts *o, FILE *out)
 {
-	_cleanup_(analysis__freep) struct analysis *first = NULL;
 	struct analysis *lru[COMPARE_GRID_MAX] = { 0 }, *ker[2] = { 0 };
 	struct compare_grid g;
-	int r;
+	int r = 0;
 
-	r = analysis__run(st, NULL, o, &first);
-	if (r < 0)
-		return r;
-	if (compare__grid_find(first->ds, &g) < 0)
+	if (compare__grid_find(ds, &g) < 0)
 		return 0;
 	/* MGLRU against classic on each kernel; each kernel against the first under each LRU */
 	for (size_t k = 0; k < g.nk && r == 0; k++)
-		r = analysis__run(st, first->ds->v[g.cell[k][0]].name, o, &lru[k]);
+		r = analysis__against(ds, g.cell[k][0], o, &lru[k]);
 	for (int m = 0; m < 2 && r == 0; m++)
-		r = analysis__run(st, first->ds->v[g.cell[0][m]].name, o, &ker[m]);
+		r = analysis__against(ds, g.cell[0][m], o, &ker[m]);
 	if (r == 0) {
-		const struct dataset *ds = first->ds;
 		char k0[96];
 
 		kernel_label(&g, 0, k0, sizeof(k0));

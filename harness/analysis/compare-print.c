@@ -22,7 +22,7 @@ int compare_print(struct store *st, FILE *out, const char *baseline, bool all)
 		return r;
 	noise__load(st, &nz);
 	compare__summary(an, out);
-	r = compare__grid(st, &o, out);
+	r = compare__grid(an->ds, &o, out);
 	if (r < 0)
 		return r;
 	if (all) {

@@ -56,8 +56,12 @@ struct compare_grid {
 struct dataset;
 /* -ENOENT unless the variants are 2 or more kernels x {classic, MGLRU}, knobs alike. */
 int compare__grid_find(const struct dataset *ds, struct compare_grid *ret);
-/* The kernel x LRU table, when the campaign in st is such a grid; nothing otherwise. 0 or -errno. */
-int compare__grid(struct store *st, const struct verdict_opts *o, FILE *out);
+/*
+ * The kernel x LRU table, when the campaign loaded in ds is such a grid;
+ * nothing otherwise. Each cell is an analysis of ds against another of its
+ * variants: nothing is read again. 0 or -errno.
+ */
+int compare__grid(const struct dataset *ds, const struct verdict_opts *o, FILE *out);
 
 /* Number formats shared by the reports: fmt_num (numfmt.h), and: */
 /* A relative change as "+11.8%", "-0.3%", "+250%", "+inf"; "-" for NAN. */

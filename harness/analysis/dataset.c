@@ -383,7 +383,7 @@ static int load_failures(struct store *st, struct dataset *ds)
 int dataset__load(struct store *st, const char *baseline, struct dataset **ret)
 {
 	_cleanup_(dataset__freep) struct dataset *ds = xcalloc(1, sizeof(*ds));
-	_cleanup_(plan__freep) struct plan *plan = plan_of(st);
+	struct plan *plan = ds->plan = plan_of(st);
 	_cleanup_free_ char *base_meta = NULL, *warm = NULL;
 	struct store_run *runs = NULL;
 	size_t nruns = 0;
@@ -496,6 +496,7 @@ void dataset__free(struct dataset *ds)
 {
 	if (!ds)
 		return;
+	plan__free(ds->plan);
 	for (size_t i = 0; i < ds->nrows; i++)
 		row_clear(&ds->rows[i]);
 	for (size_t i = 0; i < ds->nv; i++) {

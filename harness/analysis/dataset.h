@@ -27,6 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct plan;
 struct store;
 
 struct ds_variant {
@@ -68,6 +69,8 @@ struct ds_row {
 
 struct dataset {
 	char *campaign;
+	/* the plan the campaign ran (meta plan.text), parsed once; NULL when none parses */
+	struct plan *plan;
 	char *release; /* guest kernel release of the first measured run, "" if unknown */
 	struct ds_variant *v;
 	size_t nv;

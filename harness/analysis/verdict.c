@@ -400,13 +400,13 @@ static void decide_exploratory(struct analysis *an, double *pa, double *pb)
 	}
 }
 
-int analysis__from(struct dataset *ds, const struct verdict_opts *o, struct analysis **ret)
+/* Analyse an->ds (set by the caller) with options o. */
+static int analyse(struct analysis *an, const struct verdict_opts *o, struct analysis **ret)
 {
-	struct analysis *an = xcalloc(1, sizeof(*an));
+	const struct dataset *ds = an->ds;
 	_cleanup_free_ double *pa = xcalloc(ds->maxruns + 1, sizeof(double));
 	_cleanup_free_ double *pb = xcalloc(ds->maxruns + 1, sizeof(double));
 
-	an->ds = ds;
 	an->o = o ? *o : VERDICT_OPTS_DEFAULT;
 	an->looks = ds->adaptive ? (size_t)(ds->max_reps - ds->min_reps + 1) : 1;
 	an->c = xcalloc(ds->nv * ds->nrows + 1, sizeof(*an->c));
@@ -425,6 +425,29 @@ int analysis__from(struct dataset *ds, const struct verdict_opts *o, struct anal
 	decide_exploratory(an, pa, pb);
 	*ret = an;
 	return 0;
+}
+
+int analysis__from(struct dataset *ds, const struct verdict_opts *o, struct analysis **ret)
+{
+	struct analysis *an = xcalloc(1, sizeof(*an));
+
+	an->ds = ds;
+	return analyse(an, o, ret);
+}
+
+int analysis__against(const struct dataset *ds, size_t base, const struct verdict_opts *o,
+		      struct analysis **ret)
+{
+	struct analysis *an;
+
+	if (base >= ds->nv)
+		return -ENOENT;
+	an = xcalloc(1, sizeof(*an));
+	an->view = *ds;
+	an->view.base = base;
+	an->ds = &an->view;
+	an->borrowed = true;
+	return analyse(an, o, ret);
 }
 
 int analysis__run(struct store *st, const char *baseline, const struct verdict_opts *o,
@@ -535,7 +558,8 @@ void analysis__free(struct analysis *a)
 {
 	if (!a)
 		return;
-	dataset__free(a->ds);
+	if (!a->borrowed)
+		dataset__free(a->ds);
 	free(a->c);
 	free(a);
 }

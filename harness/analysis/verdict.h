@@ -157,7 +157,9 @@ struct comparison {
 };
 
 struct analysis {
-	struct dataset *ds;
+	struct dataset *ds; /* its own, or &view (analysis__against) */
+	struct dataset view; /* analysis__against: the borrowed dataset, another baseline */
+	bool borrowed;
 	struct verdict_opts o;
 	struct comparison *c; /* candidate-major: for each candidate, every row */
 	size_t nc;
@@ -175,6 +177,13 @@ int analysis__run(struct store *st, const char *baseline, const struct verdict_o
 		  struct analysis **ret);
 /* The same on a dataset already loaded (taken over: freed with the analysis). */
 int analysis__from(struct dataset *ds, const struct verdict_opts *o, struct analysis **ret);
+/*
+ * The same on a loaded dataset against another of its variants (index base),
+ * nothing read again: ds is borrowed and must outlive the analysis (the
+ * kernel x LRU grid compares one campaign against several baselines).
+ */
+int analysis__against(const struct dataset *ds, size_t base, const struct verdict_opts *o,
+		      struct analysis **ret);
 void analysis__free(struct analysis *a);
 void analysis__freep(struct analysis **a);
 

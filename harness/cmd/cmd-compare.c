@@ -157,7 +157,7 @@ int cmd_compare(int argc, char **argv)
 	}
 	noise__load(st, &nz);
 	compare__summary(an, stdout);
-	if (compare__grid(st, &vo, stdout) < 0)
+	if (compare__grid(an->ds, &vo, stdout) < 0)
 		log_warn("%s: the kernel x LRU table failed", argv[optind]);
 	if (all) {
 		printf("\n");

@@ -263,8 +263,7 @@ static int import_table(struct store *st, const char *path,
 /* The working sets and the plan's limits against them, as text (NULL without working sets). */
 static char *wss_text(const struct report *rp)
 {
-	_cleanup_(plan__freep) struct plan *p = NULL;
-	_cleanup_free_ char *err = NULL;
+	const struct plan *p = rp->an->ds->plan;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -273,7 +272,7 @@ static char *wss_text(const struct report *rp)
 		return NULL;
 	f = open_memstream(&text, &len);
 	wss__print(rp->data->wss, f);
-	if (plan__parse(rp->plan_path, rp->plan_text, &p, &err) == 0) {
+	if (p) {
 		fputc('\n', f);
 		wss__print_limits(rp->data->wss, p, f);
 	}
@@ -282,10 +281,10 @@ static char *wss_text(const struct report *rp)
 }
 
 /* deck.pdf of this campaign alone; a failure is logged there and noted in the reports. */
-static int write_deck(struct report *rp, struct store *st)
+static int write_deck(struct report *rp)
 {
 	const struct analysis *an = rp->an;
-	struct deck_source src = { .db_path = rp->o->db_path, .st = st, .an = an, .data = rp->data };
+	struct deck_source src = { .db_path = rp->o->db_path, .an = an, .data = rp->data };
 	struct claims_board b;
 	int r;
 
@@ -296,11 +295,11 @@ static int write_deck(struct report *rp, struct store *st)
 }
 
 /* The kernel x LRU table into *ret, NULL when the campaign is not a grid. */
-static int grid_text(struct store *st, const struct verdict_opts *vo, char **ret)
+static int grid_text(const struct analysis *an, const struct verdict_opts *vo, char **ret)
 {
 	size_t len = 0;
 	FILE *g = open_memstream(ret, &len);
-	int r = compare__grid(st, vo, g);
+	int r = compare__grid(an->ds, vo, g);
 
 	fclose(g);
 	if (r < 0 || !len) {
@@ -334,7 +333,7 @@ static int import(struct store *st, const struct report_opts *o)
 }
 
 /* The plots, the deck, then each file o asks for. */
-static int render(struct report *rp, struct store *st)
+static int render(struct report *rp)
 {
 	const struct report_opts *o = rp->o;
 	_cleanup_free_ char *md = xasprintf("%s/report.md", o->dir);
@@ -351,7 +350,7 @@ static int render(struct report *rp, struct store *st)
 			 rp->plots.first_error);
 	if (rp->plots_rc == -ENOENT)
 		log_warn("gnuplot not found: the report has no plots");
-	rp->deck_rc = rp->plots_rc < 0 ? -ECANCELED : write_deck(rp, st);
+	rp->deck_rc = rp->plots_rc < 0 ? -ECANCELED : write_deck(rp);
 	r = write_md(rp, md);
 	if (r == 0)
 		r = write_file_with(rp, html, report__html);
@@ -369,6 +368,7 @@ int report__write(struct store *st, const struct report_opts *o, int *ret_status
 	_cleanup_(noise__freep) struct noise *nz = NULL;
 	_cleanup_free_ char *wss = NULL, *grid = NULL;
 	struct report rp;
+	bool aa;
 	int r;
 
 	r = mkdir_p(o->dir);
@@ -381,11 +381,12 @@ int report__write(struct store *st, const struct report_opts *o, int *ret_status
 		r = report_data__load(st, an, plot__series(), &data);
 	if (r < 0)
 		return r;
-	/* analyse */
-	if (noise__is_aa(st) && an->ds->nv == 2)
-		noise__aa(an, &nz);
-	else
+	aa = noise__is_aa(st) && an->ds->nv == 2;
+	if (!aa)
 		noise__load(st, &nz);
+	/* analyse: nothing below reads the store */
+	if (aa)
+		noise__aa(an, &nz);
 	rp = (struct report){
 		.o = o,
 		.data = data,
@@ -399,11 +400,11 @@ int report__write(struct store *st, const struct report_opts *o, int *ret_status
 		.qemu_version = meta_or(data, "qemu.version", "unknown"),
 	};
 	rp.wss_text = wss = wss_text(&rp);
-	r = grid_text(st, &o->vo, &grid);
+	r = grid_text(an, &o->vo, &grid);
 	rp.grid = grid;
 	/* render */
 	if (r == 0)
-		r = render(&rp, st);
+		r = render(&rp);
 	plot_set__clear(&rp.plots);
 	if (r == 0 && ret_status)
 		*ret_status = analysis__exit_status(an);

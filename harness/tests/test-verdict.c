@@ -634,10 +634,10 @@ static void test_kernel_lru_grid(void **state)
 	assert_int_equal(compare__grid_find(an->ds, &g), 0);
 	assert_int_equal(g.nk, 2);
 	assert_string_equal(an->ds->v[g.cell[1][1]].name, "b-mglru");
-	analysis__free(an);
 	f = open_memstream(&out, &len);
-	assert_int_equal(compare__grid(st, &o, f), 0);
+	assert_int_equal(compare__grid(an->ds, &o, f), 0);
 	fclose(f);
+	analysis__free(an);
 	store__close(st);
 	/* kernel A: MGLRU halves the faults; kernel B: MGLRU changes nothing, and is +100% on A's */
 	assert_non_null(strstr(out, "w        majflt                 6.1.0-57"));
