@@ -194,7 +194,7 @@ int cmd_ab(int argc, char **argv)
 	if (norig > 1) {
 		_cleanup_(store__closep) struct store *st = NULL;
 
-		if (store__open(o.db_path, &st) < 0) {
+		if (store__open_readonly(o.db_path, &st) < 0) {
 			log_err("%s: cannot reopen the store", o.db_path);
 			return 2;
 		}

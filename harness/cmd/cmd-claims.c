@@ -58,7 +58,7 @@ static int dbs_open(struct claims_dbs *d, char **paths, int n)
 			log_err("%s", err);
 			return r;
 		}
-		r = store__open(paths[i], &d->st[i]);
+		r = store__open_readonly(paths[i], &d->st[i]);
 		if (r < 0) {
 			log_err("%s: not a campaign database (%s)", paths[i], strerror(-r));
 			return r;

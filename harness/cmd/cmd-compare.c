@@ -19,7 +19,8 @@
 #include <math.h>
 #include <string.h>
 
-static int open_db(const char *path, struct store **ret)
+/* Open a campaign to read it, or to write into it (report --noise, --wss: their tables). */
+static int open_db(const char *path, bool write, struct store **ret)
 {
 	_cleanup_free_ char *err = NULL;
 	int r;
@@ -34,7 +35,7 @@ static int open_db(const char *path, struct store **ret)
 		log_err("%s", err);
 		return r;
 	}
-	r = store__open(path, ret);
+	r = write ? store__open(path, ret) : store__open_readonly(path, ret);
 	if (r < 0)
 		log_err("%s: not a campaign database (%s)", path, strerror(-r));
 	return r;
@@ -148,7 +149,7 @@ int cmd_compare(int argc, char **argv)
 		fputs(compare_usage, stderr);
 		return 2;
 	}
-	if (open_db(argv[optind], &st) < 0)
+	if (open_db(argv[optind], false, &st) < 0)
 		return 2;
 	r = analysis__run(st, baseline, &vo, &an);
 	if (r < 0) {
@@ -238,7 +239,7 @@ int cmd_report(int argc, char **argv)
 		return 2;
 	}
 	o.db_path = argv[optind];
-	if (open_db(o.db_path, &st) < 0)
+	if (open_db(o.db_path, o.noise_db || o.wss_db, &st) < 0)
 		return 2;
 	if (store__meta_get(st, "campaign", &campaign) < 0)
 		campaign = xstrdup("campaign");

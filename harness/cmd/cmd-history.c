@@ -109,7 +109,7 @@ static int history_add(const char *hist, const char *db)
 		log_err("%s: %s", db, strerror(errno));
 		return 2;
 	}
-	r = store__open(db, &st);
+	r = store__open_readonly(db, &st);
 	if (r < 0) {
 		log_err("%s: not a campaign database (%s)", db, strerror(-r));
 		return 2;

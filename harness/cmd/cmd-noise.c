@@ -112,7 +112,7 @@ int cmd_noise(int argc, char **argv)
 	if (r != EXIT_NO_REGRESSION && r != EXIT_REGRESSION && r != EXIT_INCOMPLETE)
 		return r;
 	/* the campaign stored the figures when it ended (noise__update) */
-	if (store__open(o.db_path, &st) < 0 || noise__load(st, &nz) < 0) {
+	if (store__open_readonly(o.db_path, &st) < 0 || noise__load(st, &nz) < 0) {
 		log_err("%s: no noise figures: too few completed runs?", o.db_path);
 		return 2;
 	}

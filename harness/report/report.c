@@ -254,7 +254,7 @@ static int import_table(struct store *st, const char *path,
 
 	if (access(path, R_OK) < 0)
 		return -errno;
-	r = store__open(path, &src);
+	r = store__open_readonly(path, &src);
 	if (r < 0)
 		return r;
 	return copy(src, st);

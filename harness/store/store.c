@@ -244,6 +244,7 @@ struct name_cache {
 struct store {
 	sqlite3 *db;
 	sqlite3_stmt *stmt[SQL__MAX];
+	bool readonly; /* store__open_readonly: every write is refused */
 	bool in_tx;
 	unsigned batch_rows;
 	struct name_cache metrics, scopes;
@@ -350,6 +351,10 @@ static int tx_begin(struct store *st)
 
 	if (st->in_tx)
 		return 0;
+	if (st->readonly) {
+		snprintf(st->errmsg, sizeof(st->errmsg), "a write to a campaign opened to be read");
+		return -EROFS;
+	}
 	r = step_done(st, st->stmt[SQL_BEGIN], "begin");
 	if (r < 0)
 		return r;
@@ -488,6 +493,31 @@ int store__open(const char *path, struct store **ret)
 	return 0;
 }
 
+int store__open_readonly(const char *path, struct store **ret)
+{
+	_cleanup_(store__closep) struct store *st = xcalloc(1, sizeof(*st));
+	int rc;
+
+	st->readonly = true;
+	rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
+	if (rc != SQLITE_OK) {
+		int e = st->db ? sqlite3_system_errno(st->db) : 0;
+
+		return e > 0 ? -e : rc == SQLITE_CANTOPEN ? -ENOENT : -EIO;
+	}
+	sqlite3_extended_result_codes(st->db, 1);
+	sqlite3_busy_timeout(st->db, 10000);
+	/* the schema is the campaign's own (store__check_campaign): nothing is created */
+	for (int i = 0; i < SQL__MAX; i++) {
+		rc = sqlite3_prepare_v3(st->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
+					&st->stmt[i], NULL);
+		if (rc != SQLITE_OK)
+			return fail(st, rc, stmt_sql[i]);
+	}
+	*ret = TAKE_PTR(st);
+	return 0;
+}
+
 int store__check_campaign(const char *path, char **ret_err)
 {
 	sqlite3 *db = NULL;
@@ -540,7 +570,7 @@ void store__close(struct store *st)
 		store__commit(st);
 		for (int i = 0; i < SQL__MAX; i++)
 			sqlite3_finalize(st->stmt[i]);
-		if (!st->in_tx)
+		if (!st->in_tx && !st->readonly)
 			sqlite3_exec(st->db, "PRAGMA optimize", NULL, NULL, NULL);
 		sqlite3_close_v2(st->db);
 	}

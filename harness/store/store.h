@@ -32,6 +32,13 @@ int store__open(const char *path, struct store **ret);
  * file or no campaign, with *ret_err naming the file and SQLite's own message.
  */
 int store__check_campaign(const char *path, char **ret_err);
+/*
+ * Open a campaign to read it (compare, report): SQLite's read-only mode, the
+ * file's journal mode as it is, no schema made, nothing optimised at close;
+ * every write fails with -EROFS ("a write to a campaign opened to be read").
+ * Check it is a campaign first (store__check_campaign).
+ */
+int store__open_readonly(const char *path, struct store **ret);
 /* Close; accepts NULL. Commits an open batch first. */
 void store__close(struct store *st);
 void store__closep(struct store **st);

@@ -214,6 +214,60 @@ static void test_meta(void **state)
 	free(v);
 }
 
+/* The bytes of a file (the test compares a campaign before and after a reader). */
+static char *file_bytes(const char *path, size_t *len)
+{
+	char *buf = NULL;
+
+	assert_int_equal(read_file(path, 1 << 26, &buf, len), 0);
+	return buf;
+}
+
+/*
+ * A reader (compare, report) opens the campaign read-only: it reads what a
+ * writer stored, any write is refused with -EROFS, and the file is the same
+ * byte for byte after it closed (no journal mode set, no schema, no PRAGMA
+ * optimize at close). A database that is not a campaign does not open.
+ */
+static void test_open_readonly(void **state)
+{
+	struct fixture *f = *state;
+	struct store *ro = NULL;
+	char *v = NULL, *before, *after, *other;
+	size_t nb, na;
+	FILE *e;
+	int64_t vid;
+
+	assert_int_equal(store__meta_set(f->st, "campaign", "ro-test"), 0);
+	assert_int_equal(store__variant_add(f->st, "classic", "6.1", "classic", "", &vid), 0);
+	store__close(f->st);
+	f->st = NULL;
+	before = file_bytes(f->path, &nb);
+
+	assert_int_equal(store__open_readonly(f->path, &ro), 0);
+	assert_int_equal(store__meta_get(ro, "campaign", &v), 0);
+	assert_string_equal(v, "ro-test");
+	free(v);
+	assert_int_equal(store__meta_set(ro, "campaign", "changed"), -EROFS);
+	assert_non_null(strstr(store__errmsg(ro), "opened to be read"));
+	assert_int_equal(store__variant_add(ro, "mglru", "6.1", "mglru", "", &vid), -EROFS);
+	store__close(ro);
+	after = file_bytes(f->path, &na);
+	assert_int_equal(na, nb);
+	assert_memory_equal(after, before, nb);
+
+	free(before);
+	free(after);
+	other = xasprintf("%s/other.db", f->dir);
+	e = fopen(other, "w");
+	assert_non_null(e);
+	fclose(e);
+	ro = NULL;
+	assert_true(store__open_readonly(other, &ro) < 0);
+	assert_null(ro);
+	free(other);
+}
+
 /* Readers refuse what is not a campaign, saying why, and leave the file as it was. */
 static void test_check_campaign(void **state)
 {
@@ -591,6 +645,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_runs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_check_campaign, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_open_readonly_dir, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_open_readonly, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_log, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_values_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lru_gen_and_results, setup, teardown),

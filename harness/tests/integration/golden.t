@@ -24,6 +24,18 @@ test_golden() {
 	local got=$tmp/render/golden
 	test_content "$got"
 	test_same "$fix/expected" "$got"
+	test_unchanged "$tmp/render/db.sha256"
+}
+
+# compare and report read the campaign and write nothing to it (not even its
+# journal mode): the file's checksum before them and after them is the same.
+test_unchanged() {
+	local n; n=$(sort -u "$1" | wc -l)
+	if [[ $(wc -l < "$1") -eq 2 && $n -eq 1 ]]; then
+		ok "golden: compare and report left the campaign's file as it was"
+	else
+		bad golden-readonly "the campaign's checksum before and after compare and report: $(tr '\n' ' ' < "$1")"
+	fi
 }
 
 # The outputs hold the campaign, not an empty shell: equal empty files would pass the diff.
