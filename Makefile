@@ -217,7 +217,7 @@ bench: deps all $(BUILD)/bench-ingest $(BUILD)/tests/test-verdict-sim $(BUILD)/t
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := stream plan recipe
 FUZZ_SRCS_stream := harness/store/stream.c harness/common/util.c
-FUZZ_SRCS_plan := harness/model/plan.c workloads/catalogue.c workloads/workload.c $(WL_SRCS) \
+FUZZ_SRCS_plan := $(wildcard harness/model/plan*.c) workloads/catalogue.c workloads/workload.c $(WL_SRCS) \
 	harness/base/ini.c harness/kernel/kbuild-recipe.c harness/kernel/kernel.c \
 	harness/kernel/kernel-version.c harness/base/files.c harness/base/spawn.c harness/common/util.c
 FUZZ_LIBS_plan := -lcrypto

@@ -17,7 +17,7 @@
  * NAME-KNOBVALUE ("mglru-swappiness60"; KNOB is the key's last word); two
  * sweeps in one variant make every combination ("mglru-swappiness0-thpnever").
  *
- * Every key is a row of a table in plan.c (campaign_keys[], guest_keys[],
+ * Every key is a row of a table in plan-keys.c (campaign_keys[], guest_keys[],
  * variant_keys[], workload_keys[]: key, type, field, checks, help; a new key
  * is one row); a workload's parameters are its catalogue entry's (catalogue.h),
  * a memcg's files a list of memory.* files. Unknown keys and bad values are
