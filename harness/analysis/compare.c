@@ -403,7 +403,7 @@ void compare__verdicts(const struct analysis *an, const struct noise *nz, FILE *
 				memmove(mde, mde + 1, strlen(mde));
 			tbl_row(&t, r->label, c->key ? "key" : "", metric_better_name(r->better), n,
 				mb, mc, c->verdict == VERDICT_NOT_COMPARABLE ? "n/c" : ch, ci, q,
-				verdict_mark_of(c), mde);
+				verdict_mark_of(c, an->o.min_effect), mde);
 		}
 		tbl_print(&t, out);
 		fprintf(out, "\n");

@@ -29,13 +29,27 @@ const char *verdict_mark(enum verdict v)
 	return verdicts[v].mark;
 }
 
-const char *verdict_mark_of(const struct comparison *c)
+const char *verdict_mark_of(const struct comparison *c, double min_effect)
 {
+	double ch, lo, hi;
+
+	if (c->key && c->verdict == VERDICT_NO_CHANGE && c->decision != DECISION_NONE)
+		return c->decision == DECISION_WITHIN ? "same" : decision_name(c->decision);
 	if (c->key)
 		return verdict_mark(c->verdict);
-	return c->verdict == VERDICT_REGRESSION	 ? "worse?" :
-	       c->verdict == VERDICT_IMPROVEMENT ? "better?" :
-						   verdict_mark(c->verdict);
+	if (c->verdict == VERDICT_REGRESSION)
+		return "worse?";
+	if (c->verdict == VERDICT_IMPROVEMENT)
+		return "better?";
+	/*
+	 * Not significant is not "no change": "~" only when the interval rules
+	 * out the minimum effect both ways; a wide interval (2 blocks of a stall
+	 * p99) cannot say either.
+	 */
+	if (c->verdict == VERDICT_NO_CHANGE &&
+	    (!comparison__effect(c, &ch, &lo, &hi) || !(lo > -min_effect && hi < min_effect)))
+		return "undecided";
+	return verdict_mark(c->verdict);
 }
 
 bool verdict_decided(enum verdict v)

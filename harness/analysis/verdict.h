@@ -225,8 +225,14 @@ bool comparison__effect(const struct comparison *c, double *ret_change, double *
 const char *verdict_name(enum verdict v);
 /* A short mark for fixed-width tables: "REGRESSION", "better", "~", "n/c", "n<2", ... */
 const char *verdict_mark(enum verdict v);
-/* The mark of an exploratory row: "worse?", "better?", "moved?" for what would be a verdict. */
-const char *verdict_mark_of(const struct comparison *c);
+/*
+ * The mark of a row: a key row's verdict mark ("same" or "open" when not
+ * significant, as the summary says it); an exploratory row's "worse?"
+ * or "better?" for what would be a verdict, "~" when not significant and its
+ * interval lies within +-min_effect, "undecided" when not significant but the
+ * interval reaches past it (or there is none): the data cannot tell yet.
+ */
+const char *verdict_mark_of(const struct comparison *c, double min_effect);
 /* Whether the verdict is one of those a tested metric gets. */
 bool verdict_decided(enum verdict v);
 /* "beyond", "within", "open", "" */

@@ -206,7 +206,8 @@ static void verdict_table(FILE *f, const struct report *rp, size_t cand, bool ke
 			td(f, NULL, buf[0] == '+' ? buf + 1 : buf);
 		}
 		fprintf(f, "<td class=\"v\">");
-		escape_xml(f, key ? verdict_name(c->verdict) : verdict_mark_of(c));
+		escape_xml(f, key ? verdict_name(c->verdict) :
+				    verdict_mark_of(c, rp->an->o.min_effect));
 		if (key && c->decision != DECISION_NONE) {
 			fprintf(f, "<br/><small>%s", decision_name(c->decision));
 			if (c->more_blocks)

@@ -46,7 +46,7 @@ test_content() {
 	local key; key=$(grep -cE '^(anon|system) +[a-z0-9._:]+ +3 +[0-9].* (open|same|improved|REGRESSION|changed)$' "$got/compare.txt")
 	((key >= 5)) || why+=("compare.txt: $key key verdict rows, want >= 5")
 	# --all: every row, with n = 3 and q
-	local rows; rows=$(grep -cE '^[a-z][a-z0-9._:-]+(\[[a-z0-9_]+\])? +(key +)?(lower|higher) +3 .* [01]\.[0-9]{3} +(~|same|open|improved|REGRESSION|changed|worse\?|better\?)$' "$got/compare.txt")
+	local rows; rows=$(grep -cE '^[a-z][a-z0-9._:-]+(\[[a-z0-9_]+\])? +(key +)?(lower|higher) +3 .* [01]\.[0-9]{3} +(~|same|open|undecided|improved|REGRESSION|changed|worse\?|better\?)$' "$got/compare.txt")
 	((rows >= 30)) || why+=("compare.txt: $rows every-row verdict rows with n=3, want >= 30")
 	local nc; nc=$(grep -cE ' n/c$' "$got/compare.txt")
 	((nc >= 2)) || why+=("compare.txt: $nc not-comparable rows, want >= 2")
