@@ -4,8 +4,7 @@
  * what its value is and where in the command's options it goes), parsed and
  * range-checked in one place, with the one message each kind of mistake
  * gets. The rows the campaign commands share are cmd-campaign.c's; a
- * command adds its own (its --reps and its range, ...). A row with a param
- * is also handed as text to a process that carries on (bisect's steps).
+ * command adds its own (its --reps and its range, ...).
  */
 #ifndef LRUBENCH_CMD_OPT_H
 #define LRUBENCH_CMD_OPT_H
@@ -27,7 +26,6 @@ struct cmd_opt {
 	enum cmd_opt_kind kind;
 	size_t off;	  /* offsetof its field in the options */
 	int min, max;
-	const char *param; /* its key when handed on as text, or NULL */
 };
 
 /*
@@ -36,9 +34,5 @@ struct cmd_opt {
  * bad value 'ARG' (...)"; the command then exits 2).
  */
 int cmd_opt__parse(const struct cmd_opt *table, void *opts, int code, const char *arg);
-/* A numeric row's value in opts as text to hand on (durations in ms); malloc'd. */
-char *cmd_opt__format(const struct cmd_opt *row, const void *opts);
-/* Read back what cmd_opt__format gave: 0, or -EINVAL. */
-int cmd_opt__load(const struct cmd_opt *row, void *opts, const char *text);
 
 #endif

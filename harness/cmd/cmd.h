@@ -20,14 +20,6 @@ int cmd_history(int argc, char **argv);
 int cmd_claims(int argc, char **argv);
 int cmd_wss(int argc, char **argv);
 
-struct store;
-/*
- * After a campaign run with --history (cmd-campaign.c) and for 'history
- * add': append the campaign in st (database db) to the history at hist,
- * print it against the previous night and the pinned one, and plot the
- * trends under reports_dir/history/. Logs its own errors; returns 0 or -errno.
- */
-int history_record(struct store *st, const char *db, const char *hist, const char *reports_dir);
 int cmd_ab(int argc, char **argv);
 int cmd_bisect(int argc, char **argv);
 int cmd_bisect_step(int argc, char **argv);
@@ -41,12 +33,8 @@ void cmd_campaign_defaults(struct campaign_opts *o);
 int cmd_campaign_opt(struct campaign_opts *o, int c, const char *arg);
 struct plan;
 /*
- * Run plan's campaign (or resume the one in db), then print its comparison,
- * write its report (o->reports_dir/NAME) and, with --history, append it to
- * the history. The exit code: 0 no key metric regressed, 1 one did, 3 the
- * campaign is incomplete (runs failed after their retries, a variant with
- * fewer than 2 blocks: never a pass), 2 error, 130 interrupted (the
- * database is resumable).
+ * Run plan's campaign (or resume the one in db), then finish it
+ * (campaign__finish(): compare, report, history); its exit code.
  */
 int cmd_campaign_run(struct plan *plan, const struct campaign_opts *o);
 int cmd_campaign_resume(const char *db, const struct campaign_opts *o);

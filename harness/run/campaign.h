@@ -3,8 +3,8 @@
  * A campaign: a plan expanded into runs (variant x repetition, interleaved
  * A B A B so drift does not masquerade as a difference), each run booted,
  * streamed into the store and classified. Comparing and reporting the whole
- * is the command's (harness/cmd/cmd-campaign.c). The jobs inside are listed
- * in campaign-priv.h.
+ * is campaign-finish.h's, which every command running one calls. The jobs
+ * inside are listed in campaign-priv.h.
  */
 #ifndef LRUBENCH_CAMPAIGN_H
 #define LRUBENCH_CAMPAIGN_H

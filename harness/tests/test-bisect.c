@@ -21,6 +21,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "bisect-priv.h"
 #include "bisect.h"
 #include "util.h"
 
@@ -332,6 +333,73 @@ static void test_db(void **state)
 	rmdir(dir);
 }
 
+/* A bisection's context survives its database: each step, a process of its own, reads it back. */
+static void test_ctx_roundtrip(void **state)
+{
+	char dir[] = "/tmp/lrubench-test-bisect-ctx.XXXXXX";
+	_cleanup_free_ char *err = NULL, *v = NULL;
+	struct bisect_ctx c = {
+		.cwd = xstrdup("/work"), .repo = xstrdup("/src/linux"), .good = xstrdup("aaaa"),
+		.bad = xstrdup("cccc"), .recipe_path = xstrdup("/k/minimal.ini"),
+		.recipe_text = xstrdup("[recipe]\n"), .plan_path = xstrdup("/p/bisect.ini"),
+		.plan_text = xstrdup("[plan]\n"), .variant = xstrdup("classic"),
+		.metric = xstrdup("anon:populate_s"), .better = BETTER_HIGHER,
+		.accel = xstrdup("tcg"), .reps = 3, .max_reps = 9, .jobs = 2,
+		.timeout_ms = 5400000, .rule = BISECT_RULE_DEFAULT, .threshold = NAN,
+	};
+	struct bisect_ctx back = { 0 };
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	c.dir = xstrdup(dir);
+	c.db_path = xasprintf("%s/bisect.db", dir);
+	c.rule.min_effect = 0.1;
+	assert_int_equal(bisect_db__open(c.db_path, &c.db, &err), 0);
+	assert_int_equal(bisect_ctx__save(&c), 0);
+	/* the numbers as text, as every bisect.db has held them */
+	assert_int_equal(bisect_db__param_get(c.db, "timeout_ms", &v), 0);
+	assert_string_equal(v, "5400000");
+	/* a step needs the threshold the ends gave */
+	assert_int_equal(bisect_ctx__load(&back, c.db_path), -ENOENT);
+	bisect_ctx__clear(&back);
+	assert_int_equal(bisect_db__param_set(c.db, "threshold", "0.25"), 0);
+	assert_int_equal(bisect_ctx__load(&back, c.db_path), 0);
+	assert_string_equal(back.cwd, c.cwd);
+	assert_string_equal(back.dir, c.dir);
+	assert_string_equal(back.repo, c.repo);
+	assert_string_equal(back.good, c.good);
+	assert_string_equal(back.bad, c.bad);
+	assert_string_equal(back.recipe_path, c.recipe_path);
+	assert_string_equal(back.recipe_text, c.recipe_text);
+	assert_string_equal(back.plan_path, c.plan_path);
+	assert_string_equal(back.plan_text, c.plan_text);
+	assert_string_equal(back.variant, c.variant);
+	assert_string_equal(back.metric, c.metric);
+	assert_string_equal(back.accel, c.accel);
+	assert_int_equal(back.better, BETTER_HIGHER);
+	assert_int_equal(back.reps, 3);
+	assert_int_equal(back.max_reps, 9);
+	assert_int_equal(back.jobs, 2);
+	assert_true(back.timeout_ms == 5400000);
+	assert_true(back.rule.min_effect == 0.1);
+	assert_true(back.threshold == 0.25);
+	bisect_ctx__clear(&back);
+	/* a number that is not one is refused */
+	assert_int_equal(bisect_db__param_set(c.db, "jobs", "2x"), 0);
+	assert_int_equal(bisect_ctx__load(&back, c.db_path), -EINVAL);
+	bisect_ctx__clear(&back);
+	{
+		_cleanup_free_ char *wal = xasprintf("%s-wal", c.db_path);
+		_cleanup_free_ char *shm = xasprintf("%s-shm", c.db_path);
+
+		unlink(c.db_path);
+		unlink(wal);
+		unlink(shm);
+	}
+	bisect_ctx__clear(&c);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -340,6 +408,7 @@ int main(void)
 		cmocka_unit_test(test_ends_refused),
 		cmocka_unit_test(test_coverage),
 		cmocka_unit_test(test_db),
+		cmocka_unit_test(test_ctx_roundtrip),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,36 +3,29 @@
  * One commit measured beside the good end (bisect's steps and its ends): in
  * a child process whose output is the step's log, the recipe built on both
  * commits, batches of runs, the rule's judgement, the rows recorded; and
- * 'lrubench __bisect-step DB', what git bisect run calls.
+ * what git bisect run calls (bisection.h).
  */
+#include "bisect-db.h"
+#include "bisect-priv.h"
 #include "bisect.h"
+#include "campaign-finish.h"
 #include "campaign.h"
-#include "catalogue.h"
-#include "cmd-bisect.h"
-#include "cmd-opt.h"
-#include "cmd.h"
-#include "paths.h"
 #include "dataset.h"
 #include "kernel-build.h"
+#include "paths.h"
 #include "plan.h"
-#include "spawn.h"
 #include "store.h"
 #include "util.h"
 #include "verdict.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
-#include <regex.h>
 #include <signal.h>
-#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-
-/* ---- one commit, measured (in a child whose output is the step's log) ------- */
-
 
 /* The plan's variant on the good end's kernel and on X's, for one batch of runs. */
 static int step_plan(const struct bisect_ctx *c, const char *name, int batch, const char *xlabel,
@@ -198,6 +191,7 @@ static int step_measure(struct bisect_ctx *c, struct measurement *m)
 			.jobs = c->jobs,
 			.timeout_ms = c->timeout_ms,
 		};
+		struct campaign_done done = { 0 };
 		size_t before = n, gbefore = ng;
 		int r;
 
@@ -215,7 +209,7 @@ static int step_measure(struct bisect_ctx *c, struct measurement *m)
 		m->x.campaigns = m->good.campaigns = campaigns;
 		log_info("bisect: #%d %.12s: %d run%s each of good and %s, interleaved, into %s",
 			 m->x.ord, sha, want, want == 1 ? "" : "s", xlabel, db);
-		r = cmd_campaign_run(p, &o);
+		r = campaign__finish(campaign__run(p, &o, &done), &done, &o);
 		runs += want;
 		if (r == 130)
 			return step_end(c, m, "error", "interrupted", STEP_INTERRUPTED);
@@ -415,25 +409,21 @@ db_err:
 	return STEP_ERROR;
 }
 
-/* ---- lrubench __bisect-step DB: what git bisect run calls -------------------- */
+/* ---- what git bisect run calls ---------------------------------------------- */
 
-int cmd_bisect_step(int argc, char **argv)
+int bisect_answer_git(const char *db_path)
 {
 	struct bisect_ctx c = { 0 };
 	_cleanup_free_ char *sha = NULL, *err = NULL;
 	const char *head[] = { "rev-parse", "--verify", "BISECT_HEAD^{commit}", NULL };
 	int ex;
 
-	if (argc != 2) {
-		log_err("usage: lrubench __bisect-step BISECT_DB (run by git bisect run)");
-		return 128;
-	}
 	bisect_catch_signals();
-	if (access(argv[1], R_OK | W_OK) < 0) {
-		log_err("bisect: %s: %s", argv[1], strerror(errno));
+	if (access(db_path, R_OK | W_OK) < 0) {
+		log_err("bisect: %s: %s", db_path, strerror(errno));
 		return 128;
 	}
-	if (bisect_ctx__load(&c, argv[1]) < 0) {
+	if (bisect_ctx__load(&c, db_path) < 0) {
 		bisect_ctx__clear(&c);
 		return 128;
 	}
