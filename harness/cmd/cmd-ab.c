@@ -100,17 +100,15 @@ static const struct cmd_opt ab_opts[] = {
 
 int cmd_ab(int argc, char **argv)
 {
-	static const struct option longopts[] = {
+	static const struct option own[] = {
 		{ "baseline", required_argument, NULL, 'b' },
 		{ "patched", required_argument, NULL, 'p' },
 		{ "plan", required_argument, NULL, 'P' },
-		{ "reps", required_argument, NULL, 'r' },
-		{ "accel", required_argument, NULL, 'a' },
-		{ "db", required_argument, NULL, 'd' },
-		{ "timeout", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
+	static const struct cmd_opt *const tables[] = { cmd_campaign_opts, ab_opts, NULL };
+	_cleanup_free_ struct option *longopts = cmd_opt__longopts(tables, own);
 	struct campaign_opts o;
 	_cleanup_(plan__freep) struct plan *plan = NULL;
 	_cleanup_free_ char *err = NULL, *la = NULL, *lb = NULL, *db = NULL;

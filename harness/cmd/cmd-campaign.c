@@ -27,20 +27,27 @@ void cmd_campaign_defaults(struct campaign_opts *o)
 
 #define OPT(f) offsetof(struct campaign_opts, f)
 /* The options every campaign command takes alike. */
-static const struct cmd_opt campaign_opts[] = {
-	{ .code = 'k', .name = "kernel", .kind = CMD_OPT_TEXT, .off = OPT(kernel) },
-	{ .code = 'c', .name = "config", .kind = CMD_OPT_TEXT, .off = OPT(config) },
-	{ .code = 'm', .name = "modules", .kind = CMD_OPT_TEXT, .off = OPT(modules) },
+const struct cmd_opt cmd_campaign_opts[] = {
 	{ .code = 'd', .name = "db", .kind = CMD_OPT_TEXT, .off = OPT(db_path) },
-	{ .code = 'j', .name = "jobs", .kind = CMD_OPT_INT, .off = OPT(jobs), .min = 1, .max = 64 },
 	{ .code = 'a', .name = "accel", .kind = CMD_OPT_ACCEL, .off = OPT(accel) },
 	{ .code = 't', .name = "timeout", .kind = CMD_OPT_DURATION, .off = OPT(timeout_ms) },
 	{ .code = 0 },
 };
 
+/* And those of the commands that run a plan on a kernel they are given (not ab). */
+const struct cmd_opt cmd_campaign_kernel_opts[] = {
+	{ .code = 'k', .name = "kernel", .kind = CMD_OPT_TEXT, .off = OPT(kernel) },
+	{ .code = 'c', .name = "config", .kind = CMD_OPT_TEXT, .off = OPT(config) },
+	{ .code = 'm', .name = "modules", .kind = CMD_OPT_TEXT, .off = OPT(modules) },
+	{ .code = 'j', .name = "jobs", .kind = CMD_OPT_INT, .off = OPT(jobs), .min = 1, .max = 64 },
+	{ .code = 0 },
+};
+
 int cmd_campaign_opt(struct campaign_opts *o, int c, const char *arg)
 {
-	return cmd_opt__parse(campaign_opts, o, c, arg);
+	int r = cmd_opt__parse(cmd_campaign_opts, o, c, arg);
+
+	return r ? r : cmd_opt__parse(cmd_campaign_kernel_opts, o, c, arg);
 }
 
 int cmd_campaign_run(struct plan *plan, const struct campaign_opts *o)

@@ -45,19 +45,13 @@ static const struct cmd_opt noise_opts[] = {
 
 int cmd_noise(int argc, char **argv)
 {
-	static const struct option longopts[] = {
+	static const struct option own[] = {
 		{ "variant", required_argument, NULL, 'V' },
-		{ "reps", required_argument, NULL, 'r' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "kernel", required_argument, NULL, 'k' },
-		{ "config", required_argument, NULL, 'c' },
-		{ "modules", required_argument, NULL, 'm' },
-		{ "accel", required_argument, NULL, 'a' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "db", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
+	static const struct cmd_opt *const tables[] = { cmd_campaign_opts, cmd_campaign_kernel_opts, noise_opts, NULL };
+	_cleanup_free_ struct option *longopts = cmd_opt__longopts(tables, own);
 	struct campaign_opts o;
 	_cleanup_(plan__freep) struct plan *plan = NULL;
 	_cleanup_(store__closep) struct store *st = NULL;

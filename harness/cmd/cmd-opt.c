@@ -63,3 +63,22 @@ int cmd_opt__parse(const struct cmd_opt *table, void *opts, int code, const char
 	}
 	return 0;
 }
+
+struct option *cmd_opt__longopts(const struct cmd_opt *const *tables, const struct option *extra)
+{
+	struct option *o;
+	size_t n = 0, k = 0;
+
+	for (size_t t = 0; tables[t]; t++)
+		for (const struct cmd_opt *row = tables[t]; row->code; row++)
+			n++;
+	for (const struct option *e = extra; e->name; e++)
+		n++;
+	o = xcalloc(n + 1, sizeof(*o));
+	for (size_t t = 0; tables[t]; t++)
+		for (const struct cmd_opt *row = tables[t]; row->code; row++)
+			o[k++] = (struct option){ row->name, required_argument, NULL, row->code };
+	for (const struct option *e = extra; e->name; e++)
+		o[k++] = *e;
+	return o;
+}

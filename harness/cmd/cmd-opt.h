@@ -9,6 +9,7 @@
 #ifndef LRUBENCH_CMD_OPT_H
 #define LRUBENCH_CMD_OPT_H
 
+#include <getopt.h>
 #include <stddef.h>
 
 enum cmd_opt_kind {
@@ -34,5 +35,13 @@ struct cmd_opt {
  * bad value 'ARG' (...)"; the command then exits 2).
  */
 int cmd_opt__parse(const struct cmd_opt *table, void *opts, int code, const char *arg);
+
+/*
+ * getopt_long's array for a command: a row per row of tables (a NULL-ended
+ * list, each table ended by a row of code 0; every row takes a value), then
+ * the options the command handles itself (extra, ended by a zero row).
+ * malloc'd, ended by a zero row. The names are written once, in the tables.
+ */
+struct option *cmd_opt__longopts(const struct cmd_opt *const *tables, const struct option *extra);
 
 #endif

@@ -53,24 +53,15 @@ static const struct cmd_opt run_opts[] = {
 
 int cmd_run(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "kernel", required_argument, NULL, 'k' },
-		{ "config", required_argument, NULL, 'c' },
-		{ "modules", required_argument, NULL, 'm' },
-		{ "reps", required_argument, NULL, 'r' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "accel", required_argument, NULL, 'a' },
-		{ "db", required_argument, NULL, 'd' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "silence", required_argument, NULL, 's' },
+	static const struct option own[] = {
 		{ "fault", required_argument, NULL, 'f' },
-		{ "fault-run", required_argument, NULL, 'F' },
 		{ "resume", required_argument, NULL, 'R' },
 		{ "shard", required_argument, NULL, 'S' },
-		{ "history", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
+	static const struct cmd_opt *const tables[] = { cmd_campaign_opts, cmd_campaign_kernel_opts, run_opts, NULL };
+	_cleanup_free_ struct option *longopts = cmd_opt__longopts(tables, own);
 	struct campaign_opts o;
 	_cleanup_(plan__freep) struct plan *plan = NULL;
 	_cleanup_free_ char *err = NULL;

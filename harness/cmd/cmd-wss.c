@@ -124,24 +124,15 @@ static const struct cmd_opt wss_form_opts[] = {
 
 int cmd_wss(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "start", required_argument, NULL, 's' },
-		{ "window", required_argument, NULL, 'w' },
-		{ "windows", required_argument, NULL, 'n' },
+	static const struct option own[] = {
 		{ "methods", required_argument, NULL, 'M' },
 		{ "lru", required_argument, NULL, 'l' },
 		{ "variant", required_argument, NULL, 'V' },
-		{ "reps", required_argument, NULL, 'r' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "kernel", required_argument, NULL, 'k' },
-		{ "config", required_argument, NULL, 'c' },
-		{ "modules", required_argument, NULL, 'm' },
-		{ "accel", required_argument, NULL, 'a' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "db", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
+	static const struct cmd_opt *const tables[] = { cmd_campaign_opts, cmd_campaign_kernel_opts, wss_campaign_opts, wss_form_opts, NULL };
+	_cleanup_free_ struct option *longopts = cmd_opt__longopts(tables, own);
 	struct campaign_opts o;
 	struct wss_opts wo = { .start_ms = 10000, .window_ms = 5000, .windows = 4 };
 	_cleanup_(plan__freep) struct plan *plan = NULL;

@@ -7,6 +7,8 @@
 #ifndef LRUBENCH_CMD_H
 #define LRUBENCH_CMD_H
 
+#include "cmd-opt.h"
+
 int cmd_run(int argc, char **argv);
 int cmd_run_one(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
@@ -30,6 +32,10 @@ struct campaign_opts;
  * -j/--jobs, -a/--accel, -t/--timeout (their getopt codes). 1: c was one of
  * them and is applied; 0: it is not one; -EINVAL: a bad value, said why. */
 void cmd_campaign_defaults(struct campaign_opts *o);
+/* Their rows (cmd-opt.h), for the commands' getopt arrays (cmd_opt__longopts):
+ * db, accel, timeout; and kernel, config, modules, jobs (not ab's). */
+extern const struct cmd_opt cmd_campaign_opts[];
+extern const struct cmd_opt cmd_campaign_kernel_opts[];
 int cmd_campaign_opt(struct campaign_opts *o, int c, const char *arg);
 struct plan;
 /*
