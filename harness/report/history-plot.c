@@ -15,14 +15,17 @@
  * stays '_'.
  *   ARG1 data  ARG2 png  ARG3 svg  ARG4 blocks  ARG5 title  ARG6 y label
  *   ARG7 the x of each pinned night (one per host class) apart by ' ', or ""
+ *   ARG8 "below" puts the legend under the plot (its titles carry host classes)
  */
 static const char trend_gp[] =
-	"# lrubench history trend plot: gnuplot -c trend.gp DATA PNG SVG BLOCKS TITLE YLABEL PIN\n"
+	"# lrubench history trend plot:\n"
+	"# gnuplot -c trend.gp DATA PNG SVG BLOCKS TITLE YLABEL PINS KEY\n"
 	"nb = int(ARG4)\n"
 	"set title ARG5 noenhanced\n"
 	"set ylabel ARG6 noenhanced\n"
 	"set xlabel 'night (UTC start)' noenhanced\n"
-	"set key outside right noenhanced\n"
+	"if (ARG8 eq 'below') { set key outside below noenhanced } "
+	"else { set key outside right noenhanced }\n"
 	"set xtics rotate by -30 noenhanced\n"
 	"set offsets 0.3, 0.3, 0, 0\n"
 	"set grid ytics\n"
@@ -65,10 +68,10 @@ static void put_quoted(FILE *f, const char *s)
  * "variant", or "variant @ class" when the nights ran on several classes;
  * then x, mean, sd or NaN, "night label"), blocks apart by two blank lines,
  * so nights of two classes are never joined by one line. *ret_blocks counts
- * them.
+ * them, *ret_classes says whether there were several classes.
  */
 static int data_write(struct history *h, const char *plan, const char *metric, const char *path,
-		      int *ret_blocks)
+		      int *ret_blocks, bool *ret_classes)
 {
 	struct history_point *p = NULL;
 	const char *last = NULL, *last_class = NULL;
@@ -112,8 +115,10 @@ static int data_write(struct history *h, const char *plan, const char *metric, c
 	history_points__free(p, n);
 	if (fclose(f) != 0)
 		r = -errno;
-	if (r == 0)
+	if (r == 0) {
 		*ret_blocks = blocks;
+		*ret_classes = classes;
+	}
 	return r;
 }
 
@@ -144,17 +149,18 @@ static int metric_plot(struct history *h, const char *plan, const struct history
 					       m->metric, m->better);
 	_cleanup_free_ char *err = NULL;
 	char nb[16];
+	bool classes = false;
 	int blocks = 0, r;
 
-	r = data_write(h, plan, m->metric, dat, &blocks);
+	r = data_write(h, plan, m->metric, dat, &blocks, &classes);
 	if (r < 0)
 		return r;
 	if (!blocks)
 		return 0;
 	snprintf(nb, sizeof(nb), "%d", blocks);
 	{
-		const char *argv[] = { "gnuplot", "-c", gp,    dat,    png, svg,
-				       nb,	  title, m->unit, pin, NULL };
+		const char *argv[] = { "gnuplot", "-c", gp,	  dat, png, svg, nb, title, m->unit,
+				       pin,	  classes ? "below" : "right", NULL };
 		struct spawn_opts so = { .ret_stderr = &err };
 
 		r = spawn_run(argv, &so);
