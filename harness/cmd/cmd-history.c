@@ -14,14 +14,19 @@
 
 static const char usage_text[] =
 	"usage: lrubench history COMMAND HIST.db ...\n"
-	"  add HIST.db CAMPAIGN.db   append a finished campaign (e.g. merged shards) as a night,\n"
+	"  add HIST.db CAMPAIGN.db [--any-host]\n"
+	"                            append a finished campaign (e.g. merged shards) as a night,\n"
 	"                            compare it and plot the trends\n"
-	"  pin HIST.db CAMPAIGN      make CAMPAIGN's night the baseline of its plan\n"
-	"  show HIST.db [CAMPAIGN]   the nights; with CAMPAIGN, its comparison\n"
+	"  pin HIST.db CAMPAIGN      make CAMPAIGN's night the baseline of its plan on its host\n"
+	"                            class\n"
+	"  show HIST.db [CAMPAIGN [--any-host]]\n"
+	"                            the nights; with CAMPAIGN, its comparison\n"
 	"  plot HIST.db [PLAN]       trend plots (default: the latest night's plan)\n"
+	"A night is compared with nights of its host class (CPU, cores, memory, accelerator,\n"
+	"QEMU version) only; --any-host compares across classes, with a warning.\n"
 	"Plots and history.md go to REPORTS/history/PLAN/ (REPORTS: $LRUBENCH_REPORTS or reports).\n";
 
-static int history_add(const char *hist, const char *db)
+static int history_add(const char *hist, const char *db, bool any_host)
 {
 	_cleanup_(store__closep) struct store *st = NULL;
 	int r;
@@ -35,7 +40,7 @@ static int history_add(const char *hist, const char *db)
 		log_err("%s: not a campaign database (%s)", db, strerror(-r));
 		return 2;
 	}
-	return history_record(st, db, hist, path_reports()) < 0 ? 2 : 0;
+	return history_record(st, db, hist, path_reports(), any_host) < 0 ? 2 : 0;
 }
 
 int cmd_history(int argc, char **argv)
@@ -43,6 +48,7 @@ int cmd_history(int argc, char **argv)
 	_cleanup_(history__closep) struct history *h = NULL;
 	_cleanup_free_ char *plan = NULL, *err = NULL;
 	const char *sub = argc > 1 ? argv[1] : "";
+	bool any_host = false;
 	int64_t night;
 	size_t plots = 0;
 	int r;
@@ -51,8 +57,14 @@ int cmd_history(int argc, char **argv)
 		fputs(usage_text, stdout);
 		return 0;
 	}
+	/* --any-host, last, after add's or show's campaign */
+	if ((!strcmp(sub, "add") || !strcmp(sub, "show")) && argc == 5 &&
+	    !strcmp(argv[4], "--any-host")) {
+		any_host = true;
+		argc--;
+	}
 	if (!strcmp(sub, "add") && argc == 4)
-		return history_add(argv[2], argv[3]);
+		return history_add(argv[2], argv[3], any_host);
 	if (!((!strcmp(sub, "pin") && argc == 4) || (!strcmp(sub, "show") && (argc == 3 || argc == 4)) ||
 	      (!strcmp(sub, "plot") && (argc == 3 || argc == 4)))) {
 		fputs(usage_text, stderr);
@@ -83,7 +95,7 @@ int cmd_history(int argc, char **argv)
 			log_err("%s: no night of campaign '%s'", argv[2], argv[3]);
 			return 2;
 		}
-		return history__compare_print(h, night, stdout) < 0 ? 2 : 0;
+		return history__compare_print(h, night, any_host, stdout) < 0 ? 2 : 0;
 	}
 	/* plot */
 	if (argc == 4) {

@@ -14,21 +14,25 @@
  * names as column headers of the data blocks, and text is noenhanced so '_'
  * stays '_'.
  *   ARG1 data  ARG2 png  ARG3 svg  ARG4 blocks  ARG5 title  ARG6 y label
- *   ARG7 x of the pinned night, or ""
+ *   ARG7 the x of each pinned night (one per host class) apart by ' ', or ""
+ *   ARG8 "below" puts the legend under the plot (its titles carry host classes)
  */
 static const char trend_gp[] =
-	"# lrubench history trend plot: gnuplot -c trend.gp DATA PNG SVG BLOCKS TITLE YLABEL PIN\n"
+	"# lrubench history trend plot:\n"
+	"# gnuplot -c trend.gp DATA PNG SVG BLOCKS TITLE YLABEL PINS KEY\n"
 	"nb = int(ARG4)\n"
 	"set title ARG5 noenhanced\n"
 	"set ylabel ARG6 noenhanced\n"
 	"set xlabel 'night (UTC start)' noenhanced\n"
-	"set key outside right noenhanced\n"
+	"if (ARG8 eq 'below') { set key outside below noenhanced } "
+	"else { set key outside right noenhanced }\n"
 	"set xtics rotate by -30 noenhanced\n"
 	"set offsets 0.3, 0.3, 0, 0\n"
 	"set grid ytics\n"
-	"if (ARG7 ne '') {\n"
-	"  set arrow 1 from real(ARG7), graph 0 to real(ARG7), graph 1 nohead dashtype 2\n"
-	"  set label 1 'pinned' at real(ARG7), graph 1 offset 0.5, -1 noenhanced\n"
+	"do for [i=1:words(ARG7)] {\n"
+	"  px = real(word(ARG7, i))\n"
+	"  set arrow i from px, graph 0 to px, graph 1 nohead dashtype 2\n"
+	"  set label i 'pinned' at px, graph 1 offset 0.5, -1 noenhanced\n"
 	"}\n"
 	"set terminal pngcairo size 960, 540 noenhanced\n"
 	"set output ARG2\n"
@@ -60,15 +64,18 @@ static void put_quoted(FILE *f, const char *s)
 }
 
 /*
- * Write the data of one metric: a block per variant ("variant" header, then
- * x, mean, sd or NaN, "night label"), blocks apart by two blank lines.
- * *ret_blocks counts them.
+ * Write the data of one metric: a block per variant and host class (header
+ * "variant", or "variant @ class" when the nights ran on several classes;
+ * then x, mean, sd or NaN, "night label"), blocks apart by two blank lines,
+ * so nights of two classes are never joined by one line. *ret_blocks counts
+ * them, *ret_classes says whether there were several classes.
  */
 static int data_write(struct history *h, const char *plan, const char *metric, const char *path,
-		      int *ret_blocks)
+		      int *ret_blocks, bool *ret_classes)
 {
 	struct history_point *p = NULL;
-	const char *last = NULL;
+	const char *last = NULL, *last_class = NULL;
+	bool classes = false;
 	size_t n = 0;
 	int blocks = 0, r;
 	FILE *f;
@@ -82,12 +89,19 @@ static int data_write(struct history *h, const char *plan, const char *metric, c
 		history_points__free(p, n);
 		return r;
 	}
+	for (size_t i = 1; i < n; i++)
+		classes |= strcmp(p[i].host_class, p[0].host_class) != 0;
 	for (size_t i = 0; i < n; i++) {
-		if (!last || strcmp(last, p[i].variant)) {
+		if (!last || strcmp(last, p[i].variant) || strcmp(last_class, p[i].host_class)) {
+			_cleanup_free_ char *title = classes ? xasprintf("%s @ %s", p[i].variant,
+									  p[i].host_class)
+							     : xstrdup(p[i].variant);
+
 			fprintf(f, "%s", blocks ? "\n\n" : "");
-			put_quoted(f, p[i].variant);
+			put_quoted(f, title);
 			fputc('\n', f);
 			last = p[i].variant;
+			last_class = p[i].host_class;
 			blocks++;
 		}
 		fprintf(f, "%d %.17g ", p[i].x, p[i].mean);
@@ -101,8 +115,10 @@ static int data_write(struct history *h, const char *plan, const char *metric, c
 	history_points__free(p, n);
 	if (fclose(f) != 0)
 		r = -errno;
-	if (r == 0)
+	if (r == 0) {
 		*ret_blocks = blocks;
+		*ret_classes = classes;
+	}
 	return r;
 }
 
@@ -133,17 +149,18 @@ static int metric_plot(struct history *h, const char *plan, const struct history
 					       m->metric, m->better);
 	_cleanup_free_ char *err = NULL;
 	char nb[16];
+	bool classes = false;
 	int blocks = 0, r;
 
-	r = data_write(h, plan, m->metric, dat, &blocks);
+	r = data_write(h, plan, m->metric, dat, &blocks, &classes);
 	if (r < 0)
 		return r;
 	if (!blocks)
 		return 0;
 	snprintf(nb, sizeof(nb), "%d", blocks);
 	{
-		const char *argv[] = { "gnuplot", "-c", gp,    dat,    png, svg,
-				       nb,	  title, m->unit, pin, NULL };
+		const char *argv[] = { "gnuplot", "-c", gp,	  dat, png, svg, nb, title, m->unit,
+				       pin,	  classes ? "below" : "right", NULL };
 		struct spawn_opts so = { .ret_stderr = &err };
 
 		r = spawn_run(argv, &so);
@@ -165,11 +182,10 @@ static int metric_plot(struct history *h, const char *plan, const struct history
 int history__plot(struct history *h, const char *plan, const char *dir, FILE *md,
 		  size_t *ret_plots, char **ret_err)
 {
-	_cleanup_free_ char *gp = xasprintf("%s/trend.gp", dir);
+	_cleanup_free_ char *gp = xasprintf("%s/trend.gp", dir), *pin = NULL;
 	struct history_metric *metrics = NULL;
-	char pin[32] = "";
 	size_t plots = 0, nmetrics = 0;
-	int r, x;
+	int r;
 
 	r = mkdir_p(dir);
 	if (r < 0)
@@ -177,10 +193,10 @@ int history__plot(struct history *h, const char *plan, const char *dir, FILE *md
 	r = write_text(gp, trend_gp);
 	if (r < 0)
 		return r;
-	r = history__pinned_x(h, plan, &x);
-	if (r == 0)
-		snprintf(pin, sizeof(pin), "%d", x);
-	else if (r != -ENOENT)
+	r = history__pinned_x(h, plan, &pin);
+	if (r == -ENOENT)
+		pin = xstrdup("");
+	else if (r < 0)
 		return r;
 	r = history__key_metrics(h, plan, &metrics, &nmetrics);
 	if (r < 0)

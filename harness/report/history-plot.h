@@ -12,8 +12,9 @@
  * Trend plots of a plan's key metrics across its nights: for each,
  * dir/SLUG.png and dir/SLUG.svg (gnuplot, run without a shell; every name
  * reaches it as an argument or a data column, never as script text), one
- * line per variant, the mean with a bar of one standard deviation, the
- * pinned night marked. md, if not NULL, gets a markdown image line per plot.
+ * line per variant and host class (the class in the legend when there are
+ * several; nights of two classes never on one line), the mean with a bar of
+ * one standard deviation, the pinned night of each class marked. md, if not NULL, gets a markdown image line per plot.
  * *ret_plots is how many were written. A gnuplot failure is -EIO with its
  * stderr in *ret_err; gnuplot missing is -ENOENT.
  */

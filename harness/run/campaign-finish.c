@@ -47,7 +47,7 @@ int campaign__finish(int r, struct campaign_done *d, const struct campaign_opts 
 	if (verdict_status == EXIT_INCOMPLETE)
 		log_err("%s: incomplete: runs failed or a variant has too few blocks (exit %d)",
 			d->db, verdict_status);
-	if (d->history && history_record(d->st, d->db, d->history, o->reports_dir) != 0)
+	if (d->history && history_record(d->st, d->db, d->history, o->reports_dir, false) != 0)
 		r = -EIO;
 	else if (r >= 0)
 		r = verdict_status;

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <time.h>
+#include <unistd.h>
 
 /* The options a campaign was started with, kept so --resume runs the rest the same way. */
 static const struct {
@@ -34,6 +35,30 @@ static const struct {
 };
 
 _Static_assert(ARRAY_SIZE(saved_opts) == CAMPAIGN_SAVED_OPTS, "campaign-priv.h counts them");
+
+/* The host's hardware, for the history's host class (store/history.c): the CPU's model name
+ * (/proc/cpuinfo "model name", "unknown" where it has none), online CPUs, memory in bytes. */
+static void host_record(struct store *st)
+{
+	_cleanup_free_ char *cpuinfo = NULL;
+	const char *model = NULL;
+	char buf[32];
+
+	if (read_file("/proc/cpuinfo", 1 << 20, &cpuinfo, NULL) == 0) {
+		char *p = strstr(cpuinfo, "model name");
+
+		if (p && (p = strchr(p, ':'))) {
+			p[strcspn(p, "\n")] = '\0';
+			model = strstrip(p + 1);
+		}
+	}
+	store__meta_set(st, "host.cpu_model", model && *model ? model : "unknown");
+	snprintf(buf, sizeof(buf), "%ld", sysconf(_SC_NPROCESSORS_ONLN));
+	store__meta_set(st, "host.cpus", buf);
+	snprintf(buf, sizeof(buf), "%lld",
+		 (long long)sysconf(_SC_PHYS_PAGES) * (long long)sysconf(_SC_PAGESIZE));
+	store__meta_set(st, "host.mem_bytes", buf);
+}
 
 int campaign__record(struct campaign *c, const char *db, time_t now, int reps, size_t *ret_nruns)
 {
@@ -56,6 +81,7 @@ int campaign__record(struct campaign *c, const char *db, time_t now, int reps, s
 			store__meta_set(c->st, "plan.remap", plan->remap);
 		store__meta_set(c->st, "lrubench.version", LRUBENCH_VERSION);
 		store__meta_set(c->st, "host", un.nodename);
+		host_record(c->st);
 		store__meta_set(c->st, "qemu.version", qv ? qv : "unknown");
 		snprintf(buf, sizeof(buf), "%lld", (long long)now);
 		store__meta_set(c->st, "created", buf);

@@ -24,7 +24,7 @@ int history_open_logged(const char *path, struct history **ret)
 
 /* The comparison on stdout, then history.md and the plots in reports_dir/history/PLAN/. */
 static int night_report(struct history *h, const char *hist, int64_t night,
-			const char *reports_dir)
+			const char *reports_dir, bool any_host)
 {
 	_cleanup_free_ char *plan = NULL, *dir = NULL, *md = NULL, *err = NULL, *text = NULL;
 	_cleanup_fclose_ FILE *f = NULL;
@@ -33,7 +33,7 @@ static int night_report(struct history *h, const char *hist, int64_t night,
 	int r;
 
 	mem = open_memstream(&text, &len);
-	r = history__compare_print(h, night, mem);
+	r = history__compare_print(h, night, any_host, mem);
 	fclose(mem);
 	if (r < 0) {
 		log_err("%s: %s", hist, history__errmsg(h));
@@ -74,7 +74,8 @@ static int night_report(struct history *h, const char *hist, int64_t night,
 	return r;
 }
 
-int history_record(struct store *st, const char *db, const char *hist, const char *reports_dir)
+int history_record(struct store *st, const char *db, const char *hist, const char *reports_dir,
+		   bool any_host)
 {
 	_cleanup_(history__closep) struct history *h = NULL;
 	int64_t night;
@@ -88,5 +89,5 @@ int history_record(struct store *st, const char *db, const char *hist, const cha
 		log_err("%s: appending %s: %s", hist, db, history__errmsg(h));
 		return r;
 	}
-	return night_report(h, hist, night, reports_dir);
+	return night_report(h, hist, night, reports_dir, any_host);
 }

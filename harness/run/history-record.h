@@ -9,6 +9,8 @@
 #ifndef LRUBENCH_HISTORY_RECORD_H
 #define LRUBENCH_HISTORY_RECORD_H
 
+#include <stdbool.h>
+
 struct history;
 struct store;
 
@@ -17,9 +19,11 @@ struct store;
 int history_open_logged(const char *path, struct history **ret);
 /*
  * Append the campaign in st (database db) to the history at hist, print it
- * against the previous night and the pinned one, and plot the trends under
+ * against the previous night and the pinned one (of its host class, or of
+ * any with any_host: history__compare_print()), and plot the trends under
  * reports_dir/history/. Logs its own errors; returns 0 or -errno.
  */
-int history_record(struct store *st, const char *db, const char *hist, const char *reports_dir);
+int history_record(struct store *st, const char *db, const char *hist, const char *reports_dir,
+		   bool any_host);
 
 #endif

@@ -9,12 +9,15 @@
  * meta(key PK, value)
  *	"schema.version", and "created" (unix s).
  * night(id PK, campaign UNIQUE, plan, plan_sha256, started, appended, host, db,
- *       lrubench_version, pinned)
+ *       lrubench_version, pinned, host_class)
  *	One campaign: its name, its plan's name and the sha256 of the plan
  *	text, when it started and when it was appended (unix s), its host(s),
  *	the path of its campaign database, the lrubench that ran it. pinned = 1
- *	marks the plan's baseline night (at most one per plan). Nights of a plan
- *	are ordered by started.
+ *	marks the baseline night of the plan on a host class (at most one per
+ *	plan and host class). Nights of a plan are ordered by started.
+ *	host_class (since version 2): the machine the night ran on, as
+ *	hist_host_class() makes it from the campaign's meta; nights are
+ *	compared only within a class unless asked otherwise.
  * night_variant(night_id -> night, ord, variant, kernel, lru_mode, knobs, runs,
  *               completed, PK(night_id, variant))
  *	The night's variants in the campaign's order, the kernel each ran
@@ -28,7 +31,13 @@
  *	(workload results with a direction).
  *
  * View:
- * v_summary	each summary row with its campaign, plan, time (UTC text), kernel
+ * v_summary	each summary row with its campaign, plan, host class, time (UTC text),
+ *		kernel
+ *
+ * Version 1 (no host_class) is migrated in place when opened: its nights get
+ * the class "unrecorded" (their campaigns did not record the host's
+ * hardware), so they stay comparable with each other, and meta gets
+ * "migrated.v1" (unix s). Other versions are refused.
  */
 #include "history.h"
 #include "kernel.h"
@@ -42,7 +51,7 @@
 #include <string.h>
 #include <time.h>
 
-#define HISTORY_SCHEMA_VERSION 1
+#define HISTORY_SCHEMA_VERSION 2
 
 static const char schema_sql[] =
 	"CREATE TABLE meta(\n"
@@ -58,7 +67,8 @@ static const char schema_sql[] =
 	"  host TEXT NOT NULL,\n"
 	"  db TEXT NOT NULL,\n"
 	"  lrubench_version TEXT NOT NULL,\n"
-	"  pinned INTEGER NOT NULL DEFAULT 0 CHECK(pinned IN (0, 1)));\n"
+	"  pinned INTEGER NOT NULL DEFAULT 0 CHECK(pinned IN (0, 1)),\n"
+	"  host_class TEXT NOT NULL);\n"
 	"CREATE INDEX night_plan ON night(plan, started);\n"
 	"CREATE TABLE night_variant(\n"
 	"  night_id INTEGER NOT NULL REFERENCES night(id) ON DELETE CASCADE,\n"
@@ -81,9 +91,13 @@ static const char schema_sql[] =
 	"  mean REAL NOT NULL,\n"
 	"  sd REAL,\n"
 	"  median REAL NOT NULL,\n"
-	"  PRIMARY KEY(night_id, variant, metric));\n"
+	"  PRIMARY KEY(night_id, variant, metric));\n";
+
+/* The view, in the schema and again after a migration. */
+static const char view_sql[] =
 	"CREATE VIEW v_summary AS\n"
-	"  SELECT n.campaign, n.plan, n.started, datetime(n.started, 'unixepoch') AS time,\n"
+	"  SELECT n.campaign, n.plan, n.host_class, n.started,\n"
+	"         datetime(n.started, 'unixepoch') AS time,\n"
 	"         nv.kernel, s.variant, s.metric, s.n, s.mean, s.sd, s.median, s.unit, s.better\n"
 	"  FROM summary s JOIN night n ON n.id = s.night_id\n"
 	"  JOIN night_variant nv ON nv.night_id = s.night_id AND nv.variant = s.variant;\n";
@@ -153,14 +167,26 @@ static int history_open(struct history *h, const char *path)
 	sqlite3_finalize(TAKE_PTR(q));
 	if (version == 0) {
 		_cleanup_free_ char *sql = xasprintf(
-			"%sPRAGMA user_version = %d; INSERT INTO meta VALUES ('schema.version', "
+			"%s%sPRAGMA user_version = %d; INSERT INTO meta VALUES ('schema.version', "
 			"'%d'), ('created', CAST(strftime('%%s', 'now') AS TEXT));",
-			schema_sql, HISTORY_SCHEMA_VERSION, HISTORY_SCHEMA_VERSION);
+			schema_sql, view_sql, HISTORY_SCHEMA_VERSION, HISTORY_SCHEMA_VERSION);
+
+		r = exec(h, sql);
+	} else if (version == 1) {
+		/* In place, in this transaction: a reader sees version 1 or 2, whole. */
+		_cleanup_free_ char *sql = xasprintf(
+			"ALTER TABLE night ADD COLUMN host_class TEXT NOT NULL DEFAULT '%s'; "
+			"DROP VIEW v_summary; %sPRAGMA user_version = %d; "
+			"UPDATE meta SET value = '%d' WHERE key = 'schema.version'; "
+			"INSERT OR REPLACE INTO meta VALUES ('migrated.v1', "
+			"CAST(strftime('%%s', 'now') AS TEXT));",
+			HISTORY_CLASS_UNRECORDED, view_sql, HISTORY_SCHEMA_VERSION,
+			HISTORY_SCHEMA_VERSION);
 
 		r = exec(h, sql);
 	} else if (version != HISTORY_SCHEMA_VERSION) {
 		snprintf(h->errmsg, sizeof(h->errmsg), "history schema version %d, this lrubench "
-			 "knows %d", version, HISTORY_SCHEMA_VERSION);
+			 "knows %d (and migrates 1)", version, HISTORY_SCHEMA_VERSION);
 		r = -EPROTO;
 	}
 	if (r < 0) {
@@ -354,6 +380,78 @@ static int summaries_write(struct history *h, int64_t night)
 	return 0;
 }
 
+/* A CPU's model name as a class part: "(R)", "(TM)" and "(tm)" dropped, blanks collapsed, '/'
+ * made '-' (it separates the parts); "?" if unknown. */
+static char *cpu_part(const char *model)
+{
+	static const char *const marks[] = { "(R)", "(TM)", "(tm)" };
+	char *s = xstrdup(model && *model && strcmp(model, "unknown") ? model : "?"), *w = s;
+
+	for (const char *p = s; *p;) {
+		size_t i;
+
+		for (i = 0; i < ARRAY_SIZE(marks); i++)
+			if (!strncmp(p, marks[i], strlen(marks[i])))
+				break;
+		if (i < ARRAY_SIZE(marks)) {
+			p += strlen(marks[i]);
+			continue;
+		}
+		if (*p == ' ' || *p == '\t') {
+			while (*p == ' ' || *p == '\t')
+				p++;
+			if (w > s && *p)
+				*w++ = ' ';
+			continue;
+		}
+		*w++ = *p == '/' ? '-' : *p;
+		p++;
+	}
+	*w = '\0';
+	return s;
+}
+
+char *hist_host_class(const char *cpu_model, const char *cpus, const char *mem_bytes,
+		      const char *accel, const char *qemu_version)
+{
+	_cleanup_free_ char *cpu = cpu_part(cpu_model), *qemu = NULL;
+	const char *v = qemu_version ? strstr(qemu_version, "version ") : NULL;
+	int64_t n = 0, mem = 0;
+	char ncpu[24] = "?", gib[24] = "?";
+
+	if (cpus && parse_i64(cpus, &n) == 0 && n > 0)
+		snprintf(ncpu, sizeof(ncpu), "%lld", (long long)n);
+	/* MemTotal sits a little under the installed size: rounded up to the GiB it lands
+	 * there, and a reserve that moves by some MiB between kernels changes nothing. */
+	if (mem_bytes && parse_i64(mem_bytes, &mem) == 0 && mem > 0)
+		snprintf(gib, sizeof(gib), "%lld", (long long)((mem + (1LL << 30) - 1) >> 30));
+	/* "QEMU emulator version 7.2.22 (Debian ...)": the upstream version, 7.2.22 */
+	if (v && v[8])
+		qemu = xasprintf("%.*s", (int)strcspn(v + 8, " \t\n(/"), v + 8);
+	return xasprintf("%s/%scpu/%sGiB/%s/qemu-%s", cpu, ncpu, gib,
+			 accel && *accel ? accel : "?", qemu && *qemu ? qemu : "?");
+}
+
+/* The accelerator the campaign's runs used (run_prov accel, of the completed runs if any ran),
+ * several joined by '+'; else the one it asked for if that names one; else "?". */
+static char *night_accel(struct history *h, const char *asked)
+{
+	_cleanup_stmt_ sqlite3_stmt *q = NULL;
+	char *a = NULL;
+
+	if (prep(h,
+		 "SELECT group_concat(value, '+') FROM (SELECT DISTINCT p.value FROM "
+		 "src.run_prov p JOIN src.run r ON r.id = p.run_id WHERE p.key = 'accel' AND "
+		 "p.value <> '' AND (r.status = 'completed' OR NOT EXISTS (SELECT 1 FROM src.run "
+		 "WHERE status = 'completed')) ORDER BY p.value)",
+		 &q) == 0 &&
+	    sqlite3_step(q) == SQLITE_ROW && sqlite3_column_type(q, 0) != SQLITE_NULL)
+		a = sql_col_dup(q, 0);
+	if (!a)
+		a = xstrdup(!strcmp(asked, "kvm") || !strcmp(asked, "tcg") ? asked : "?");
+	return a;
+}
+
 /* The plan's name from its text; the campaign's name if it no longer parses. */
 static char *plan_name(const char *text, const char *campaign)
 {
@@ -378,6 +476,9 @@ int history__append(struct history *h, struct store *st, const char *db_path,
 	_cleanup_free_ char *campaign = meta(st, "campaign", ""), *text = meta(st, "plan.text", "");
 	_cleanup_free_ char *created = meta(st, "created", "0"), *host = meta(st, "host", "");
 	_cleanup_free_ char *version = meta(st, "lrubench.version", LRUBENCH_VERSION);
+	_cleanup_free_ char *cpu = meta(st, "host.cpu_model", ""), *cpus = meta(st, "host.cpus", "");
+	_cleanup_free_ char *mem = meta(st, "host.mem_bytes", ""), *qemu = meta(st, "qemu.version", "");
+	_cleanup_free_ char *asked = meta(st, "opt.accel", ""), *accel = NULL, *class = NULL;
 	_cleanup_free_ char *plan = NULL, *abs = realpath(db_path, NULL);
 	_cleanup_stmt_ sqlite3_stmt *del = NULL, *ins = NULL, *att = NULL;
 	int64_t night, started = 0;
@@ -401,6 +502,8 @@ int history__append(struct history *h, struct store *st, const char *db_path,
 	r = exec(h, "BEGIN IMMEDIATE");
 	if (r < 0)
 		goto detach;
+	accel = night_accel(h, asked);
+	class = hist_host_class(cpu, cpus, mem, accel, qemu);
 	/* Appending a campaign again replaces its night and keeps its pin. */
 	r = prep(h, "DELETE FROM night WHERE campaign = ? RETURNING pinned", &del);
 	if (r < 0)
@@ -414,7 +517,7 @@ int history__append(struct history *h, struct store *st, const char *db_path,
 	}
 	r = prep(h,
 		 "INSERT INTO night(campaign, plan, plan_sha256, started, appended, host, db, "
-		 "lrubench_version, pinned) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		 "lrubench_version, pinned, host_class) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 		 &ins);
 	if (r < 0)
 		goto rollback;
@@ -427,10 +530,26 @@ int history__append(struct history *h, struct store *st, const char *db_path,
 	sql_bind_text(ins, 7, abs ? abs : db_path);
 	sql_bind_text(ins, 8, version);
 	sqlite3_bind_int(ins, 9, pinned);
+	sql_bind_text(ins, 10, class);
 	r = done(h, ins);
 	if (r < 0)
 		goto rollback;
 	night = sqlite3_last_insert_rowid(h->db);
+	if (pinned) {
+		/* its pin kept: still one per plan and host class, if its class changed */
+		_cleanup_stmt_ sqlite3_stmt *un = NULL;
+
+		r = prep(h, "UPDATE night SET pinned = 0 WHERE plan = ? AND host_class = ? AND id <> ?",
+			 &un);
+		if (r < 0)
+			goto rollback;
+		sql_bind_text(un, 1, plan);
+		sql_bind_text(un, 2, class);
+		sqlite3_bind_int64(un, 3, night);
+		r = done(h, un);
+		if (r < 0)
+			goto rollback;
+	}
 	{
 		_cleanup_stmt_ sqlite3_stmt *nv = NULL;
 
@@ -521,7 +640,8 @@ int history__pin(struct history *h, const char *campaign)
 		return r;
 	r = prep(h,
 		 "UPDATE night SET pinned = (id = ?1) "
-		 "WHERE plan = (SELECT plan FROM night WHERE id = ?1)",
+		 "WHERE plan = (SELECT plan FROM night WHERE id = ?1) "
+		 "AND host_class = (SELECT host_class FROM night WHERE id = ?1)",
 		 &s);
 	if (r < 0)
 		return r;
@@ -600,7 +720,60 @@ static void kernel_changes(struct history *h, FILE *out, int64_t night, int64_t 
 			label, sql_col_text(q, 2));
 }
 
-int history__compare_print(struct history *h, int64_t night, FILE *out)
+/* The host class of a night (malloc'd); NULL if there is no such night. */
+static char *night_class(struct history *h, int64_t night)
+{
+	_cleanup_stmt_ sqlite3_stmt *q = NULL;
+
+	if (night < 0 || prep(h, "SELECT host_class FROM night WHERE id = ?", &q) < 0)
+		return NULL;
+	sqlite3_bind_int64(q, 1, night);
+	return sqlite3_step(q) == SQLITE_ROW ? sql_col_dup(q, 0) : NULL;
+}
+
+/* Which nights were compared: the line that says so, and a warning per side that crosses. */
+static void hosts_lines(struct history *h, FILE *out, int64_t night, bool any_host, int64_t prev,
+			int64_t pinned)
+{
+	_cleanup_stmt_ sqlite3_stmt *q = NULL;
+	_cleanup_free_ char *class = night_class(h, night);
+	const int64_t side[] = { prev, pinned };
+	const char *const name[] = { "previous", "pinned" };
+	int same, other;
+
+	if (!class || prep(h,
+			   "SELECT COALESCE(SUM(o.host_class = n.host_class), 0), "
+			   "COALESCE(SUM(o.host_class <> n.host_class), 0) FROM night n "
+			   "JOIN night o ON o.plan = n.plan AND o.id <> n.id WHERE n.id = ?",
+			   &q) < 0)
+		return;
+	sqlite3_bind_int64(q, 1, night);
+	if (sqlite3_step(q) != SQLITE_ROW)
+		return;
+	same = sqlite3_column_int(q, 0);
+	other = sqlite3_column_int(q, 1);
+	if (!any_host) {
+		fprintf(out, "hosts     compared with %d night%s of host class %s", same,
+			same == 1 ? "" : "s", class);
+		if (other)
+			fprintf(out, "; %d night%s of other classes left out: --any-host", other,
+				other == 1 ? "" : "s");
+		fputc('\n', out);
+		return;
+	}
+	fprintf(out, "hosts     compared with %d night%s of any host class (--any-host): %d of "
+		     "host class %s, %d of other classes\n",
+		same + other, same + other == 1 ? "" : "s", same, class, other);
+	for (size_t i = 0; i < ARRAY_SIZE(side); i++) {
+		_cleanup_free_ char *c = night_class(h, side[i]);
+
+		if (c && strcmp(c, class))
+			fprintf(out, "warning   the %s night ran on host class %s, this night on %s: "
+				     "its change may be the hosts'\n", name[i], c, class);
+	}
+}
+
+int history__compare_print(struct history *h, int64_t night, bool any_host, FILE *out)
 {
 	_cleanup_stmt_ sqlite3_stmt *q = NULL;
 	_cleanup_free_ char *plan = NULL;
@@ -610,21 +783,29 @@ int history__compare_print(struct history *h, int64_t night, FILE *out)
 	r = history__night_plan(h, night, &plan);
 	if (r < 0)
 		return r;
+	/* Within the night's host class, or (any_host) across: the class's own pin first. */
 	r = prep(h,
 		 "SELECT p.id FROM night n JOIN night p ON p.plan = n.plan AND p.id <> n.id "
 		 "AND (p.started < n.started OR (p.started = n.started AND p.id < n.id)) "
-		 "WHERE n.id = ? ORDER BY p.started DESC, p.id DESC LIMIT 1",
+		 "AND (?2 OR p.host_class = n.host_class) "
+		 "WHERE n.id = ?1 ORDER BY p.started DESC, p.id DESC LIMIT 1",
 		 &q);
 	if (r < 0)
 		return r;
 	sqlite3_bind_int64(q, 1, night);
+	sqlite3_bind_int(q, 2, any_host);
 	if (sqlite3_step(q) == SQLITE_ROW)
 		prev = sqlite3_column_int64(q, 0);
 	sqlite3_finalize(TAKE_PTR(q));
-	r = prep(h, "SELECT id FROM night WHERE plan = ? AND pinned", &q);
+	r = prep(h,
+		 "SELECT p.id FROM night n JOIN night p ON p.plan = n.plan AND p.pinned "
+		 "AND (?2 OR p.host_class = n.host_class) WHERE n.id = ?1 "
+		 "ORDER BY p.host_class = n.host_class DESC, p.started DESC, p.id DESC LIMIT 1",
+		 &q);
 	if (r < 0)
 		return r;
-	sql_bind_text(q, 1, plan);
+	sqlite3_bind_int64(q, 1, night);
+	sqlite3_bind_int(q, 2, any_host);
 	if (sqlite3_step(q) == SQLITE_ROW)
 		pinned = sqlite3_column_int64(q, 0);
 	sqlite3_finalize(TAKE_PTR(q));
@@ -639,6 +820,7 @@ int history__compare_print(struct history *h, int64_t night, FILE *out)
 		night_line(h, out, "pinned", pinned);
 	else
 		fprintf(out, "pinned    none ('lrubench history pin HIST.db CAMPAIGN' sets one)\n");
+	hosts_lines(h, out, night, any_host, prev, pinned);
 	kernel_changes(h, out, night, prev, "previous");
 	kernel_changes(h, out, night, pinned, "pinned");
 
@@ -691,47 +873,64 @@ int history__compare_print(struct history *h, int64_t night, FILE *out)
 int history__list_print(struct history *h, FILE *out)
 {
 	_cleanup_stmt_ sqlite3_stmt *q = NULL;
+	bool classes;
 	int r;
 
+	/* The host class column only where there is more than one. */
+	r = prep(h, "SELECT COUNT(DISTINCT host_class) > 1 FROM night", &q);
+	if (r < 0)
+		return r;
+	classes = sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 0);
+	sqlite3_finalize(TAKE_PTR(q));
 	r = prep(h,
 		 "SELECT n.plan, n.campaign, datetime(n.started, 'unixepoch'), "
 		 "(SELECT SUM(completed) FROM night_variant WHERE night_id = n.id), "
 		 "(SELECT SUM(runs) FROM night_variant WHERE night_id = n.id), "
-		 "CASE WHEN n.pinned THEN 'pinned' ELSE '' END "
+		 "CASE WHEN n.pinned THEN 'pinned' ELSE '' END, n.host_class "
 		 "FROM night n ORDER BY n.plan, n.started, n.id",
 		 &q);
 	if (r < 0)
 		return r;
-	fprintf(out, "%-16s %-40s %-19s %-9s %s\n", "plan", "campaign", "started (UTC)", "runs",
-		"");
+	if (classes)
+		fprintf(out, "%-16s %-40s %-19s %-9s %-6s %s\n", "plan", "campaign",
+			"started (UTC)", "runs", "", "host class");
+	else
+		fprintf(out, "%-16s %-40s %-19s %-9s %s\n", "plan", "campaign", "started (UTC)",
+			"runs", "");
 	while ((r = sqlite3_step(q)) == SQLITE_ROW) {
 		char runs[32];
 
 		snprintf(runs, sizeof(runs), "%d/%d", sqlite3_column_int(q, 3),
 			 sqlite3_column_int(q, 4));
-		fprintf(out, "%-16s %-40s %-19s %-9s %s\n", sql_col_text(q, 0), sql_col_text(q, 1),
-			sql_col_text(q, 2), runs, sql_col_text(q, 5));
+		if (classes)
+			fprintf(out, "%-16s %-40s %-19s %-9s %-6s %s\n", sql_col_text(q, 0),
+				sql_col_text(q, 1), sql_col_text(q, 2), runs, sql_col_text(q, 5),
+				sql_col_text(q, 6));
+		else
+			fprintf(out, "%-16s %-40s %-19s %-9s %s\n", sql_col_text(q, 0),
+				sql_col_text(q, 1), sql_col_text(q, 2), runs, sql_col_text(q, 5));
 	}
 	return r == SQLITE_DONE ? 0 : fail(h, "night");
 }
 
 /* ---- what the trend plots read (history-plot.c) --------------------------- */
 
-int history__pinned_x(struct history *h, const char *plan, int *ret_x)
+int history__pinned_x(struct history *h, const char *plan, char **ret_xs)
 {
 	_cleanup_stmt_ sqlite3_stmt *q = NULL;
 	int r;
 
 	r = prep(h,
-		 "SELECT x FROM (SELECT pinned, ROW_NUMBER() OVER (ORDER BY started, id) "
-		 "- 1 AS x FROM night WHERE plan = ?) WHERE pinned",
+		 "SELECT group_concat(x, ' ') FROM (SELECT x FROM (SELECT pinned, "
+		 "ROW_NUMBER() OVER (ORDER BY started, id) - 1 AS x FROM night WHERE plan = ?) "
+		 "WHERE pinned ORDER BY x)",
 		 &q);
 	if (r < 0)
 		return r;
 	sql_bind_text(q, 1, plan);
-	if (sqlite3_step(q) != SQLITE_ROW)
+	if (sqlite3_step(q) != SQLITE_ROW || sqlite3_column_type(q, 0) == SQLITE_NULL)
 		return -ENOENT;
-	*ret_x = sqlite3_column_int(q, 0);
+	*ret_xs = sql_col_dup(q, 0);
 	return 0;
 }
 
@@ -782,6 +981,7 @@ void history_points__free(struct history_point *p, size_t n)
 {
 	for (size_t i = 0; p && i < n; i++) {
 		free(p[i].variant);
+		free(p[i].host_class);
 		free(p[i].label);
 	}
 	free(p);
@@ -796,15 +996,16 @@ int history__trend(struct history *h, const char *plan, const char *metric,
 	int r, rc;
 
 	r = prep(h,
-		 "WITH nights AS (SELECT id, started, ROW_NUMBER() OVER (ORDER BY started, id) - 1 "
-		 "                  AS x FROM night WHERE plan = ?1), "
+		 "WITH nights AS (SELECT id, started, host_class, ROW_NUMBER() OVER "
+		 "                  (ORDER BY started, id) - 1 AS x FROM night WHERE plan = ?1), "
 		 "     vord AS (SELECT variant, MIN(night_id * 1000 + ord) AS o FROM night_variant "
-		 "              WHERE night_id IN (SELECT id FROM nights) GROUP BY variant) "
+		 "              WHERE night_id IN (SELECT id FROM nights) GROUP BY variant), "
+		 "     cord AS (SELECT host_class, MIN(x) AS o FROM nights GROUP BY host_class) "
 		 "SELECT s.variant, n.x, s.mean, s.sd, "
-		 "  strftime('%m-%d %H:%M', n.started, 'unixepoch') "
+		 "  strftime('%m-%d %H:%M', n.started, 'unixepoch'), n.host_class "
 		 "FROM summary s JOIN nights n ON n.id = s.night_id "
-		 "JOIN vord ON vord.variant = s.variant "
-		 "WHERE s.metric = ?2 ORDER BY vord.o, s.variant, n.x",
+		 "JOIN vord ON vord.variant = s.variant JOIN cord ON cord.host_class = n.host_class "
+		 "WHERE s.metric = ?2 ORDER BY vord.o, s.variant, cord.o, n.x",
 		 &q);
 	if (r < 0)
 		return r;
@@ -818,6 +1019,7 @@ int history__trend(struct history *h, const char *plan, const char *metric,
 			.mean = sqlite3_column_double(q, 2),
 			.sd = sql_col_real(q, 3),
 			.label = sql_col_dup(q, 4),
+			.host_class = sql_col_dup(q, 5),
 		};
 	}
 	if (rc != SQLITE_DONE) {

@@ -53,6 +53,9 @@ struct fx_campaign {
 	/* more of a run's numbers: called in each sample (seq >= 0, before it ends) and once
 	 * after them (seq -1, with the results), for completed runs; NULL: none */
 	void (*extra)(struct store *st, int64_t run_id, const struct fx_run *r, int64_t seq);
+	/* the host, as a campaign records it: meta host.cpu_model, host.cpus, host.mem_bytes,
+	 * qemu.version, and run_prov accel of every run; each left out where NULL */
+	const char *cpu_model, *cpus, *mem_bytes, *qemu_version, *accel;
 };
 
 static inline void fx_value(struct store *st, int64_t id, int64_t seq, const char *m, const char *sc,
@@ -77,6 +80,14 @@ static inline void fx_write(const char *path, const struct fx_campaign *c)
 	assert_int_equal(store__meta_set(st, "host", "fixture"), 0);
 	if (c->shard)
 		assert_int_equal(store__meta_set(st, "shard", c->shard), 0);
+	if (c->cpu_model)
+		assert_int_equal(store__meta_set(st, "host.cpu_model", c->cpu_model), 0);
+	if (c->cpus)
+		assert_int_equal(store__meta_set(st, "host.cpus", c->cpus), 0);
+	if (c->mem_bytes)
+		assert_int_equal(store__meta_set(st, "host.mem_bytes", c->mem_bytes), 0);
+	if (c->qemu_version)
+		assert_int_equal(store__meta_set(st, "qemu.version", c->qemu_version), 0);
 	for (int i = 0; i < 2; i++)
 		assert_int_equal(store__variant_add(st, fx_variants[i],
 						    c->kernel ? c->kernel : "6.1.0-57 abc",
@@ -99,6 +110,8 @@ static inline void fx_write(const char *path, const struct fx_campaign *c)
 		assert_int_equal(store__run_prov(st, id, "seed", seed), 0);
 		if (r->retry_of)
 			assert_int_equal(store__run_prov(st, id, "retry_of", r->retry_of), 0);
+		if (c->accel)
+			assert_int_equal(store__run_prov(st, id, "accel", c->accel), 0);
 		if (!strcmp(r->status, RUN_PENDING))
 			continue;
 		assert_int_equal(store__run_start(st, id, 1000 + r->ord), 0);
