@@ -22,6 +22,7 @@ pkgs=(
 	libjson-c-dev			# fio's JSON output, parsed in the guest (static)
 	clang libclang-rt-14-dev	# fuzzing
 	libxml2-utils			# xmllint checks of reports
+	python3-jsonschema		# the KCIDB export validated against its schema (kcidb.t)
 	cppcheck			# make lint (scripts/lint.sh)
 )
 

@@ -21,6 +21,7 @@ int cmd_merge(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_claims(int argc, char **argv);
 int cmd_wss(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 int cmd_ab(int argc, char **argv);
 int cmd_bisect(int argc, char **argv);

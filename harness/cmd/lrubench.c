@@ -19,6 +19,7 @@ static const struct command {
 	{ "report", cmd_report, "write reports/<campaign>/ from a campaign database" },
 	{ "noise", cmd_noise, "A/A: a plan's variant against itself; noise floor and MDE" },
 	{ "wss", cmd_wss, "each memcg's working set, beside what its workloads' parameters say" },
+	{ "export", cmd_export, "export --kcidb DB: the campaign in KernelCI's KCIDB JSON" },
 	{ "merge", cmd_merge, "merge shards (or any databases of one plan) into one database" },
 	{ "history", cmd_history, "history add|pin|show|plot: nightly campaigns over time" },
 	{ "list", cmd_list, "the workload catalogue: parameters, results, directions" },
