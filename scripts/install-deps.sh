@@ -23,6 +23,7 @@ pkgs=(
 	clang libclang-rt-14-dev	# fuzzing
 	libxml2-utils			# xmllint checks of reports
 	cppcheck			# make lint (scripts/lint.sh)
+	slurmctld slurmd slurm-client munge	# the slurm test's one-node cluster (scripts/ci/slurm-cluster.sh)
 )
 
 missing=()
