@@ -24,8 +24,10 @@ cmd=$1
 [[ $cmd == start || $cmd == stop ]] || usage
 dir=$(realpath -m -- "$2")
 port=${LRB_SLURM_PORT:-6917}
-[[ $port =~ ^[0-9]+$ ]] && ((port >= 1024 && port < 65535)) ||
-	{ echo "slurm-cluster: LRB_SLURM_PORT must be a port 1024-65534, not '$port'" >&2; exit 2; }
+if ! [[ $port =~ ^[0-9]+$ ]] || ((port < 1024 || port > 65534)); then
+	echo "slurm-cluster: LRB_SLURM_PORT must be a port 1024-65534, not '$port'" >&2
+	exit 2
+fi
 
 # stop_pid NAME: SIGTERM the daemon of DIR/NAME.pid, wait up to 20 s, then SIGKILL.
 stop_pid() {
