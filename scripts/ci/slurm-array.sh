@@ -12,8 +12,8 @@
 # The tasks are the shards 1..N of --array=1-N (N at most the plan's
 # repetitions). Task I writes RESULTS/slurm-JOB/shard-I.db and, when lrubench
 # has finished (not when the task was cancelled, killed or out of time),
-# shard-I.rc with its exit status: the merge job tells the missing shards by
-# it. RESULTS is $LRUBENCH_RESULTS, else results/; the task's log is
+# shard-I.rc with the task's exit status (below): the merge job tells the
+# missing and the failed shards by it. RESULTS is $LRUBENCH_RESULTS, else results/; the task's log is
 # results/slurm-JOB_I.log (Slurm creates no directory for it: the directory
 # must exist when the task starts). Nodes need Debian 12 with 'make deps'
 # done, and /dev/kvm usable by the job's user (else guests run under TCG,
@@ -57,10 +57,10 @@ args=(${!extra:-})
 rc=0
 "${LRUBENCH_BUILD:-build}/lrubench" run "$LRB_PLAN" -j "${LRB_JOBS:-1}" "${args[@]}" \
 	--shard "$i/$n" --db "$out/shard-$i.db" || rc=$?
-echo "$rc" > "$out/shard-$i.rc"
 if ((rc == 3 && n > 1)) &&
-	[[ $(sqlite3 -batch -noheader "$out/shard-$i.db" "SELECT COUNT(*) FROM run WHERE status <> 'completed'") == 0 ]]; then
+	[[ $(sqlite3 -readonly -batch -noheader "$out/shard-$i.db" "SELECT COUNT(*) FROM run WHERE status <> 'completed'") == 0 ]]; then
 	echo "slurm-array: shard $i/$n: every run completed (too few blocks alone: merge the shards)" >&2
 	rc=0
 fi
+echo "$rc" > "$out/shard-$i.rc"
 exit "$rc"

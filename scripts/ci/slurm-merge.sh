@@ -32,8 +32,8 @@ for ((i = 1; i <= LRB_SHARDS; i++)); do
 	if [[ ! -s $dir/shard-$i.rc ]]; then
 		missing+=("$i")
 		echo "slurm-merge: shard $i/$LRB_SHARDS is missing: task ${LRB_ARRAY_JOB}_$i did not finish (cancelled, killed or out of time)$([[ -s $dir/shard-$i.db ]] && echo "; its database is merged with its runs unfinished")" >&2
-	elif [[ $(< "$dir/shard-$i.rc") != 0 && $(< "$dir/shard-$i.rc") != 3 ]]; then
-		echo "slurm-merge: shard $i/$LRB_SHARDS: lrubench exited $(< "$dir/shard-$i.rc")" >&2
+	elif [[ $(< "$dir/shard-$i.rc") != 0 ]]; then
+		echo "slurm-merge: shard $i/$LRB_SHARDS failed: task ${LRB_ARRAY_JOB}_$i exited $(< "$dir/shard-$i.rc") (3: runs failed; its log: slurm-${LRB_ARRAY_JOB}_$i.log)" >&2
 	fi
 done
 if ((${#shards[@]} == 0)); then
