@@ -24,6 +24,7 @@ pkgs=(
 	libxml2-utils			# xmllint checks of reports
 	python3-jsonschema		# the KCIDB export validated against its schema (kcidb.t)
 	cppcheck			# make lint (scripts/lint.sh)
+	slurmctld slurmd slurm-client munge	# the slurm test's one-node cluster (scripts/ci/slurm-cluster.sh)
 )
 
 missing=()
