@@ -203,7 +203,9 @@ lint: deps $(HOST_OBJS)
 check:
 	@MAKE="$(MAKE)" harness/tests/check.sh check $(BUILD)
 
+# check-full adds the slurm test, whose packages only it installs.
 check-full:
+	@scripts/install-deps.sh --slurm
 	@MAKE="$(MAKE)" harness/tests/check.sh full $(BUILD)
 
 $(BUILD)/bench-ingest: $(BUILD)/host/harness/tests/bench-ingest.o $(HOST_LIB_OBJS)

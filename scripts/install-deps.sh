@@ -1,7 +1,14 @@
 #!/bin/bash
 # Install the Debian packages lrubench needs, only those missing.
 # Idempotent and quick when everything is present (one dpkg-query call).
+#   --slurm  also Slurm and munge, for the slurm integration test (make
+#            check-full). Its cluster runs its own daemons from a directory
+#            (scripts/ci/slurm-cluster.sh); where systemd runs, the system's
+#            own units these packages enable are disabled again, so that a
+#            developer's machine does not start a Slurm daemon it never asked for.
 set -euo pipefail
+slurm=
+[[ ${1:-} == --slurm ]] && slurm=1
 
 pkgs=(
 	build-essential pkg-config
@@ -24,8 +31,9 @@ pkgs=(
 	libxml2-utils			# xmllint checks of reports
 	python3-jsonschema		# the KCIDB export validated against its schema (kcidb.t)
 	cppcheck			# make lint (scripts/lint.sh)
-	slurmctld slurmd slurm-client munge	# the slurm test's one-node cluster (scripts/ci/slurm-cluster.sh)
 )
+slurm_pkgs=(slurmctld slurmd slurm-client munge)
+[[ -n $slurm ]] && pkgs+=("${slurm_pkgs[@]}")
 
 missing=()
 for p in "${pkgs[@]}"; do
@@ -44,3 +52,8 @@ echo "install-deps: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q >&2 || true
 apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
+if [[ -n $slurm && -d /run/systemd/system ]]; then
+	for p in "${missing[@]}"; do
+		case $p in slurmctld | slurmd | munge) systemctl disable --now "$p" >&2 || true ;; esac
+	done
+fi
