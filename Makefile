@@ -68,7 +68,7 @@ TEST_LIB_OBJS := $(HOST_LIB_OBJS:$(BUILD)/host/%=$(BUILD)/san/%) \
 	fuzz-build claims
 # Objects are not intermediates to delete: keep them for incremental builds
 # (not .SECONDARY for all: it would also keep a missing version stamp missing).
-.PRECIOUS: $(BUILD)/%.o
+.PRECIOUS: $(BUILD)/host/%.o $(BUILD)/host/%.def.o $(BUILD)/guest/%.o $(BUILD)/san/%.o
 all: $(BUILD)/lrubench $(AGENT) $(WL_BINS) $(BUILD)/tools/extract-ikconfig
 
 # Every compile waits for deps (an order-only prerequisite: it runs first, once,
