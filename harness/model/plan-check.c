@@ -136,6 +136,7 @@ int parser__finish(struct parser *ps)
 	ps->line = 0;
 	if (!p->nvariants)
 		return parser__fail(ps, "no [variant NAME] section");
+	plan__set_clock(p, p->clock); /* the vCPUs the clock gives where the plan says none */
 	/* Before sweeps rename the variants: errors name the line of the key. */
 	r = plan_fits(ps);
 	if (r < 0)

@@ -348,10 +348,41 @@ static int check_thp(struct parser *ps, void *obj, const char *k, const char *v)
 	return thp_ok(v) ? 0 : parser__fail(ps, "bad thp '%s' (never, always or madvise)", v);
 }
 
+bool plan_clock_ok(const char *s)
+{
+	return !strcmp(s, PLAN_CLOCK_REAL) || !strcmp(s, PLAN_CLOCK_INSTRUCTIONS);
+}
+
+int plan_clock_default_cpus(const char *clock)
+{
+	return !strcmp(clock, PLAN_CLOCK_INSTRUCTIONS) ? 1 : 2;
+}
+
+void plan__set_clock(struct plan *p, const char *clock)
+{
+	char *c = xstrdup(clock); /* clock may be p->clock itself */
+
+	free(p->clock);
+	p->clock = c;
+	p->cpus = p->cpus_asked ? p->cpus_asked : plan_clock_default_cpus(c);
+}
+
+static int check_clock(struct parser *ps, void *obj, const char *k, const char *v)
+{
+	(void)obj;
+	(void)k;
+	return plan_clock_ok(v) ? 0
+				: parser__fail(ps, "bad clock '%s' (real or instructions)", v);
+}
+
 static const struct key_def guest_keys[] = {
 	{ "memory", KEY_SIZE, PLAN_FIELD(mem_bytes), .then = then_memory,
 	  .help = "the guest's memory" },
-	{ "cpus", KEY_INT, PLAN_FIELD(cpus), 1, 256, .help = "the guest's CPUs" },
+	{ "cpus", KEY_INT, PLAN_FIELD(cpus_asked), 1, 256,
+	  .help = "the guest's CPUs (default 2; 1 with clock = instructions)" },
+	{ "clock", KEY_STR, PLAN_FIELD(clock), .check = check_clock,
+	  .help = "real (guest time follows the host's) or instructions (QEMU -icount: "
+		  "guest time advances per executed instruction, whatever the host's load)" },
 	{ "swap", KEY_STR, PLAN_FIELD(swap), .check = check_swap, .help = "zram or none" },
 	{ "swap_size", KEY_SIZE, PLAN_FIELD(swap_bytes), .then = then_swap_size,
 	  .help = "the zram device's size" },

@@ -131,7 +131,7 @@ int plan__parse(const char *path, const char *text, struct plan **ret, char **re
 	*p = (struct plan){
 		.path = xstrdup(path), .text = xstrdup(text), .name = xstrdup("campaign"),
 		.repetitions = 2, .retries = 1, .seed = 1, .interval_ms = 1000, .timeout_ms = 600000,
-		.mem_bytes = 1ull << 30, .cpus = 2, .swap = xstrdup("zram"),
+		.mem_bytes = 1ull << 30, .swap = xstrdup("zram"), .clock = xstrdup(PLAN_CLOCK_REAL),
 		.swap_bytes = 1ull << 30, .thp = xstrdup("never"), .cmdline = xstrdup(""),
 		.trace = true,
 	};
@@ -206,6 +206,7 @@ void plan__free(struct plan *p)
 	free(p->zram_comp);
 	free(p->thp);
 	free(p->cmdline);
+	free(p->clock);
 	free(p->remap);
 	free(p->agent_conf);
 	free(p);

@@ -5,7 +5,9 @@
  *   [campaign]        name, repetitions (N or auto), min_repetitions, max_repetitions,
  *                     max_time, seed, interval, timeout, baseline, retries, warmup
  *   [guest]           memory, cpus, swap, swap_size, zram_comp, thp, cmdline, scratch_size,
- *                     trace (on: reclaim stall histograms from the vmscan tracepoints)
+ *                     trace (on: reclaim stall histograms from the vmscan tracepoints),
+ *                     clock (real: guest time follows the host's; instructions: it
+ *                     advances per executed instruction, QEMU's -icount)
  *   [variant NAME]    kernel, lru, min_ttl_ms, thp, read_ahead_kb, trace, sysctl.<path>,
  *                     config, modules, memcg.<memcg>.<file> (this variant's value of a
  *                     [memcg] file)
@@ -107,7 +109,9 @@ struct plan {
 	uint64_t timeout_ms;
 	char *baseline;
 	uint64_t mem_bytes;
-	int cpus;
+	int cpus;	/* the guest's vCPUs: cpus_asked, or the clock's default */
+	int cpus_asked; /* [guest] cpus; 0: not said */
+	char *clock;	/* "real" or "instructions" (PLAN_CLOCK_*) */
 	char *swap; /* zram or none */
 	uint64_t swap_bytes;
 	char *zram_comp;
@@ -126,6 +130,16 @@ struct plan {
 	struct plan_workload *workloads;
 	size_t nworkloads;
 };
+
+#define PLAN_CLOCK_REAL "real"
+#define PLAN_CLOCK_INSTRUCTIONS "instructions"
+/* Whether s names a clock mode. */
+bool plan_clock_ok(const char *s);
+/* The vCPUs a guest gets when the plan does not say: 2 on the real clock, 1 on
+ * the instruction-counted one (more vCPUs there are not deterministic). */
+int plan_clock_default_cpus(const char *clock);
+/* Run p on clock (a command line's --clock): its cpus follow unless it said them. */
+void plan__set_clock(struct plan *p, const char *clock);
 
 /* Parse text (from path, used in messages). On error *ret_err = "path:line: ...". */
 int plan__parse(const char *path, const char *text, struct plan **ret, char **ret_err);

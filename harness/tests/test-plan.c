@@ -227,6 +227,7 @@ static const struct {
 	{ "[campaign]\nretries = +1\n",
 	  "bad.ini:2: bad value '+1' for 'retries': a number without a '+' sign (an integer from 0 "
 	  "to 10)" },
+	{ "[guest]\nclock = wall\n", "bad.ini:2: bad clock 'wall' (real or instructions)" },
 	{ "[guest]\ncpus = 1 6\n",
 	  "bad.ini:2: bad value '1 6' for 'cpus': a number without blanks (an integer from 1 to "
 	  "256)" },
@@ -538,6 +539,48 @@ static void test_trace(void **state)
 	plan__free(p);
 }
 
+/* [guest] clock: the vCPUs follow it unless the plan says them; --clock re-resolves. */
+static void test_clock(void **state)
+{
+	static const char body[] = "[variant a]\n[memcg m]\n[workload w]\ntype = anon-zipf\n"
+				   "memcg = m\nsize = 1M\n";
+	static const struct {
+		const char *guest;
+		const char *clock;
+		int cpus, asked;
+	} cases[] = {
+		{ "", "real", 2, 0 },
+		{ "[guest]\nclock = real\n", "real", 2, 0 },
+		{ "[guest]\nclock = instructions\n", "instructions", 1, 0 },
+		{ "[guest]\nclock = instructions\ncpus = 2\n", "instructions", 2, 2 },
+		{ "[guest]\ncpus = 3\n", "real", 3, 3 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		_cleanup_free_ char *text = xasprintf("%s%s", cases[i].guest, body);
+		struct plan *p = NULL;
+		char *err = NULL;
+
+		if (plan__parse("c.ini", text, &p, &err) < 0)
+			fail_msg("%s: %s", cases[i].guest, err);
+		assert_string_equal(p->clock, cases[i].clock);
+		assert_int_equal(p->cpus, cases[i].cpus);
+		assert_int_equal(p->cpus_asked, cases[i].asked);
+		/* --clock on the command line: the default follows, a said cpus stays */
+		plan__set_clock(p, PLAN_CLOCK_INSTRUCTIONS);
+		assert_string_equal(p->clock, "instructions");
+		assert_int_equal(p->cpus, cases[i].asked ? cases[i].asked : 1);
+		plan__set_clock(p, PLAN_CLOCK_REAL);
+		assert_int_equal(p->cpus, cases[i].asked ? cases[i].asked : 2);
+		plan__set_clock(p, p->clock); /* its own string: no use after free (ASan) */
+		assert_string_equal(p->clock, "real");
+		plan__free(p);
+	}
+	assert_true(plan_clock_ok("real") && plan_clock_ok("instructions"));
+	assert_false(plan_clock_ok("Real") || plan_clock_ok("") || plan_clock_ok("icount"));
+}
+
 /* repetitions = auto with its defaults and bounds; [workload] key = replaces the catalogue's. */
 static void test_adaptive_and_keys(void **state)
 {
@@ -728,6 +771,7 @@ int main(void)
 		cmocka_unit_test(test_shipped_plans_parse),
 		cmocka_unit_test(test_every_plan_parses),
 		cmocka_unit_test(test_remap),
+		cmocka_unit_test(test_clock),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
