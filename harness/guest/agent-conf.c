@@ -328,6 +328,7 @@ static const struct conf_key conf_keys[] = {
 	{ "fault", set_fault, 0, 0, 0 },
 	{ "fault_at_ms", set_u64, FIELD(fault_at_ms), 0, UINT32_MAX },
 	{ "final_dump", set_final_dump, 0, 0, 0 },
+	{ "calibrate_ms", set_u64, FIELD(calibrate_ms), 10, 60 * 1000 },
 	{ "trace", add_trace, 0, 0, 0 },
 	{ "wss_start_ms", set_u64, FIELD(wss_start_ms), 0, UINT32_MAX },
 	{ "wss_window_ms", set_u64, FIELD(wss_window_ms), 100, 3600 * 1000 },

@@ -65,6 +65,7 @@ struct agent_conf {
 	enum fault_kind fault;
 	uint64_t fault_at_ms;
 	bool final_dump;
+	uint64_t calibrate_ms;	/* a busy loop of this many guest ms, then power off (0: none) */
 	bool trace_reclaim;	/* trace=reclaim: stall histograms from the vmscan tracepoints */
 	/* the working-set probe: wss_windows windows of wss_window_ms from wss_start_ms */
 	uint64_t wss_start_ms, wss_window_ms, wss_windows;

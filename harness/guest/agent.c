@@ -297,6 +297,8 @@ int main(int argc, char **argv)
 			channel_event(a.ch, "error", "%s", a.conf->errors[i]);
 		agent_poweroff(&a, "config-error");
 	}
+	if (a.conf->calibrate_ms)
+		agent_calibrate(&a);
 	if (mounted < 0 || r < 0)
 		agent_poweroff(&a, "setup-error");
 	if (setup_knobs(&a) < 0 || setup_swap(&a) < 0 || setup_disks(&a) < 0 ||

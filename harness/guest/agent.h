@@ -121,6 +121,8 @@ int setup_modules(struct agent *a);
 int setup_knobs(struct agent *a);
 /* bye REASON, sync, power off; never returns (sleeps if reboot fails). */
 void agent_poweroff(struct agent *a, const char *reason) __attribute__((noreturn));
+/* agent-clock.c: the calibration loop of calibrate_ms (PROTOCOL.md), then power off. */
+void agent_calibrate(struct agent *a) __attribute__((noreturn));
 /* Read a small sysfs or procfs file into buf, one line, blanks collapsed. */
 int read_knob(const char *path, char *buf, size_t size);
 
