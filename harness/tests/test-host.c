@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "classify.h"
+#include "guest-clock.h"
 #include "image.h"
 #include "ingest.h"
 #include "kernel.h"
@@ -329,6 +330,90 @@ static void test_qemu_argv_no_shell(void **state)
 	vm_argv_free(argv);
 }
 
+/* -icount on TCG as the clock says; never on KVM, which counts no instructions. */
+static void test_qemu_argv_icount(void **state)
+{
+	const struct vm_icount ic = { .shift = 3, .sleep = true };
+	struct vm_spec s = {
+		.kernel = "/k", .initrd = "/i", .cmdline = "quiet", .accel = "tcg",
+		.icount = &ic, .mem_mb = 512, .cpus = 1, .run_dir = "/r",
+	};
+	const char *accels[] = { "tcg", "kvm", "tcg" };
+
+	(void)state;
+	for (size_t k = 0; k < ARRAY_SIZE(accels); k++) {
+		char **argv;
+		int seen = 0;
+
+		s.accel = accels[k];
+		s.icount = k == 2 ? NULL : &ic;
+		argv = vm_argv(&s, "/r/chan.sock", "/r/console.log");
+		for (size_t i = 0; argv[i]; i++) {
+			if (strcmp(argv[i], "-icount"))
+				continue;
+			assert_string_equal(argv[i + 1], "shift=3,sleep=on");
+			seen++;
+		}
+		assert_int_equal(seen, k == 0 ? 1 : 0);
+		vm_argv_free(argv);
+	}
+}
+
+/* The clock's record, its parse, the calibration's arithmetic, the SMP gate. */
+static void test_guest_clock(void **state)
+{
+	static const char *const bad[] = {
+		"", "instructions", "instructions shift=3", "instructions shift=11 sleep=on",
+		"instructions shift=-1 sleep=on", "instructions shift=3 sleep=maybe",
+		"instructions shift=3 sleep=on trailing", "wall",
+	};
+	struct guest_clock gc = { 0 }, back;
+	_cleanup_free_ char *f = NULL, *d = NULL, *r = NULL, *err = NULL;
+
+	(void)state;
+	gc.instructions = true;
+	gc.icount = (struct vm_icount){ .shift = 3, .sleep = true };
+	f = guest_clock__format(&gc);
+	assert_string_equal(f, "instructions shift=3 sleep=on");
+	assert_int_equal(guest_clock__parse(&back, f), 0);
+	assert_true(back.instructions && back.icount.shift == 3 && back.icount.sleep);
+	assert_int_equal(guest_clock__parse(&back, "instructions shift=0 sleep=off"), 0);
+	assert_true(back.instructions && back.icount.shift == 0 && !back.icount.sleep);
+	assert_int_equal(guest_clock__parse(&back, "real"), 0);
+	assert_false(back.instructions);
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++)
+		assert_int_equal(guest_clock__parse(&back, bad[i]), -EINVAL);
+	assert_string_equal(guest_clock_mode(f), "instructions");
+	assert_string_equal(guest_clock_mode("real"), "real");
+	assert_string_equal(guest_clock_mode(NULL), "real"); /* a campaign from before clocks */
+	d = guest_clock_describe(f);
+	assert_non_null(strstr(d, "8 ns per executed instruction, sleep on"));
+	r = guest_clock_describe(NULL);
+	assert_string_equal(r, "real (guest time follows the host's)");
+
+	/* measured here: 403 ms of guest time at shift 0 took 3035 ms (133 M/s): 2^3 ns */
+	assert_int_equal(guest_clock_shift_for(0, 403e6, 3035e6), 3);
+	assert_int_equal(guest_clock_shift_for(0, 1e9, 1e9), 0);	 /* 1 G/s: 1 ns */
+	assert_int_equal(guest_clock_shift_for(0, 1e9, 0.5e9), 0);	 /* faster: clamped */
+	assert_int_equal(guest_clock_shift_for(0, 1e6, 1e9), 10);	 /* 1 M/s: 2^10 at most */
+	assert_int_equal(guest_clock_shift_for(2, 100e6, 100e6), 2); /* from another shift */
+	assert_int_equal(guest_clock_shift_for(0, 0, 1e9), 0);	 /* nothing measured */
+
+	assert_int_equal(guest_clock_cpus_ok(1, "QEMU emulator version 7.2.22 (Debian)", &err), 0);
+	assert_int_equal(guest_clock_cpus_ok(2, "QEMU emulator version 8.1.0", &err), 0);
+	assert_int_equal(guest_clock_cpus_ok(2, "QEMU emulator version 10.0.2 (Debian)", &err), 0);
+	assert_null(err);
+	assert_int_equal(guest_clock_cpus_ok(2, "QEMU emulator version 7.2.22 (Debian)", &err),
+			 -ENOTSUP);
+	assert_non_null(strstr(err, "QEMU 8.1"));
+	assert_non_null(strstr(err, "version 7.2.22"));
+	free(TAKE_PTR(err));
+	assert_int_equal(guest_clock_cpus_ok(2, "QEMU emulator version 8.0.5", &err), -ENOTSUP);
+	free(TAKE_PTR(err));
+	assert_int_equal(guest_clock_cpus_ok(4, NULL, &err), -ENOTSUP);
+	assert_non_null(strstr(err, "unknown QEMU"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -342,6 +427,8 @@ int main(void)
 		cmocka_unit_test(test_classify),
 		cmocka_unit_test(test_workload_events),
 		cmocka_unit_test(test_qemu_argv_no_shell),
+		cmocka_unit_test(test_qemu_argv_icount),
+		cmocka_unit_test(test_guest_clock),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

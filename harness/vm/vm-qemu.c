@@ -69,6 +69,11 @@ char **vm_argv(const struct vm_spec *s, const char *sock_path, const char *conso
 	argv_push(&argv, &n, xstrdup("-no-reboot"));
 	argv_push(&argv, &n, xstrdup("-accel"));
 	argv_push(&argv, &n, xstrdup(kvm ? "kvm" : "tcg"));
+	if (s->icount && !kvm) {
+		argv_push(&argv, &n, xstrdup("-icount"));
+		argv_push(&argv, &n, xasprintf("shift=%d,sleep=%s", s->icount->shift,
+					       s->icount->sleep ? "on" : "off"));
+	}
 	argv_push(&argv, &n, xstrdup("-cpu"));
 	argv_push(&argv, &n, xstrdup(kvm ? "host" : "max"));
 	argv_push(&argv, &n, xstrdup("-m"));

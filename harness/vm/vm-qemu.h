@@ -20,11 +20,18 @@ struct vm_disk {
 	bool readonly;
 };
 
+/* QEMU's -icount: the guest's clock advances 2^shift ns per executed instruction. */
+struct vm_icount {
+	int shift;  /* 0..10 */
+	bool sleep; /* on: an idle guest's time follows the host's; off: it jumps ahead */
+};
+
 struct vm_spec {
 	const char *kernel;
 	const char *initrd;
 	const char *cmdline;
 	const char *accel; /* "kvm" or "tcg" */
+	const struct vm_icount *icount; /* the instruction-counted clock (tcg only); NULL: real */
 	uint64_t mem_mb;
 	int cpus;
 	const struct vm_disk *disks;
