@@ -34,6 +34,7 @@ static void usage(FILE *f)
 		"                       each of its variants runs on both kernels\n"
 		"  --reps N             repetitions per variant (overrides the plan)\n"
 		"  --accel auto|kvm|tcg accelerator\n"
+		"  --clock real|instructions the guests' clock (as for 'lrubench run')\n"
 		"  --db FILE            the campaign database (default results/ab-A-B-TIME.db)\n"
 		"  --timeout DURATION   per-run limit (overrides the plan)\n",
 		path_recipes(), path_default_plan());

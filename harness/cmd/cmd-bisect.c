@@ -79,7 +79,8 @@ static const struct cmd_opt bisect_opts[] = {
 	{ .code = 'e', .name = "min-effect", .kind = CMD_OPT_INT, .off = ARG(min_effect_pct),
 	  .min = 1, .max = 1000 },
 	{ .code = 'd', .name = "dir", .kind = CMD_OPT_TEXT, .off = ARG(dir) },
-	{ .code = 'a', .name = "accel", .kind = CMD_OPT_ACCEL, .off = ARG(accel) },
+	{ .code = 'a', .name = "accel", .kind = CMD_OPT_WORD, .off = ARG(accel),
+	  .words = cmd_accel_words },
 	{ .code = 0 },
 };
 

@@ -10,6 +10,7 @@
 #include "cmd-opt.h"
 #include "cmd.h"
 #include "paths.h"
+#include "plan.h"
 
 #include <stddef.h>
 
@@ -25,11 +26,17 @@ void cmd_campaign_defaults(struct campaign_opts *o)
 	};
 }
 
+const char *const cmd_accel_words[] = { "auto", "kvm", "tcg", NULL };
+static const char *const clock_words[] = { PLAN_CLOCK_REAL, PLAN_CLOCK_INSTRUCTIONS, NULL };
+
 #define OPT(f) offsetof(struct campaign_opts, f)
 /* The options every campaign command takes alike. */
 const struct cmd_opt cmd_campaign_opts[] = {
 	{ .code = 'd', .name = "db", .kind = CMD_OPT_TEXT, .off = OPT(db_path) },
-	{ .code = 'a', .name = "accel", .kind = CMD_OPT_ACCEL, .off = OPT(accel) },
+	{ .code = 'a', .name = "accel", .kind = CMD_OPT_WORD, .off = OPT(accel),
+	  .words = cmd_accel_words },
+	{ .code = 'C', .name = "clock", .kind = CMD_OPT_WORD, .off = OPT(clock),
+	  .words = clock_words },
 	{ .code = 't', .name = "timeout", .kind = CMD_OPT_DURATION, .off = OPT(timeout_ms) },
 	{ .code = 0 },
 };

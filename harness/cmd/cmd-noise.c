@@ -30,6 +30,7 @@ static void usage(FILE *f)
 		"  -j, --jobs N         guests at once (default: what cores and memory allow)\n"
 		"  --kernel BZIMAGE     run on this kernel instead of the plan's\n"
 		"  --config FILE, --modules DIR, --accel auto|kvm|tcg, --timeout DURATION\n"
+		"  --clock real|instructions the guests' clock (as for 'lrubench run')\n"
 		"  --db FILE            the campaign database (default results/NAME-noise-TIME.db)\n"
 		"  Reports of other campaigns quote the figures with: lrubench report DB --noise "
 		"AA.db\n");

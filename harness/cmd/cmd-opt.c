@@ -12,6 +12,20 @@ static void *field(void *opts, const struct cmd_opt *row)
 	return (char *)opts + row->off;
 }
 
+/* "a, b or c" */
+static char *words_list(const char *const *words)
+{
+	char *s = xstrdup(words[0]);
+
+	for (size_t i = 1; words[i]; i++) {
+		char *t = xasprintf("%s%s%s", s, words[i + 1] ? ", " : " or ", words[i]);
+
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
 int cmd_opt__parse(const struct cmd_opt *table, void *opts, int code, const char *arg)
 {
 	const struct cmd_opt *row;
@@ -53,13 +67,19 @@ int cmd_opt__parse(const struct cmd_opt *table, void *opts, int code, const char
 		}
 		*(uint64_t *)field(opts, row) = ms;
 		return 1;
-	case CMD_OPT_ACCEL:
-		if (strcmp(arg, "auto") && strcmp(arg, "kvm") && strcmp(arg, "tcg")) {
-			log_err("--%s: bad value '%s' (auto, kvm or tcg)", row->name, arg);
-			return -EINVAL;
+	case CMD_OPT_WORD:
+		for (size_t i = 0; row->words[i]; i++) {
+			if (!strcmp(arg, row->words[i])) {
+				*(const char **)field(opts, row) = arg;
+				return 1;
+			}
 		}
-		*(const char **)field(opts, row) = arg;
-		return 1;
+		{
+			_cleanup_free_ char *list = words_list(row->words);
+
+			log_err("--%s: bad value '%s' (%s)", row->name, arg, list);
+		}
+		return -EINVAL;
 	}
 	return 0;
 }

@@ -18,7 +18,7 @@ enum cmd_opt_kind {
 	CMD_OPT_RANGE,	   /* int in [min, max]: "(MIN..MAX)" */
 	CMD_OPT_RANGE_U64, /* uint64_t in [min, max]: "(MIN..MAX)" */
 	CMD_OPT_DURATION,  /* uint64_t milliseconds (util.h's durations), at least min */
-	CMD_OPT_ACCEL,	   /* const char *: auto, kvm or tcg */
+	CMD_OPT_WORD,	   /* const char *: one of words, "(A, B or C)" */
 };
 
 struct cmd_opt {
@@ -27,6 +27,7 @@ struct cmd_opt {
 	enum cmd_opt_kind kind;
 	size_t off;	  /* offsetof its field in the options */
 	int min, max;
+	const char *const *words; /* CMD_OPT_WORD: the values it takes, NULL-ended */
 };
 
 /*

@@ -40,7 +40,7 @@ static void usage(FILE *f)
 		"  --variant NAME       kernel and knobs of this variant (default: the baseline)\n"
 		"  --reps N             measuring runs (1)\n"
 		"  -j, --jobs N, --kernel BZIMAGE, --config FILE, --modules DIR,\n"
-		"  --accel auto|kvm|tcg, --timeout DURATION: as for 'lrubench run'\n"
+		"  --accel auto|kvm|tcg, --clock real|instructions, --timeout DURATION: as for 'lrubench run'\n"
 		"  --db FILE            the campaign database (default results/NAME-wss-TIME.db)\n"
 		"  exit 0: measured; 2: error; 3: nothing measured (runs failed, no window)\n"
 		"  Other campaigns' reports quote the working sets with: lrubench report DB --wss WSS.db\n");

@@ -30,12 +30,14 @@ int cmd_bisect_step(int argc, char **argv);
 struct campaign_opts;
 /* cmd-campaign.c: the defaults of the commands that run a campaign, and the
  * options they all take alike: -k/--kernel, -c/--config, -m/--modules, -d/--db,
- * -j/--jobs, -a/--accel, -t/--timeout (their getopt codes). 1: c was one of
+ * -j/--jobs, -a/--accel, -C/--clock, -t/--timeout (their getopt codes). 1: c was one of
  * them and is applied; 0: it is not one; -EINVAL: a bad value, said why. */
 void cmd_campaign_defaults(struct campaign_opts *o);
 /* Their rows (cmd-opt.h), for the commands' getopt arrays (cmd_opt__longopts):
- * db, accel, timeout; and kernel, config, modules, jobs (not ab's). */
+ * db, accel, clock, timeout; and kernel, config, modules, jobs (not ab's). */
 extern const struct cmd_opt cmd_campaign_opts[];
+/* --accel's values: auto, kvm, tcg (bisect takes it too). */
+extern const char *const cmd_accel_words[];
 extern const struct cmd_opt cmd_campaign_kernel_opts[];
 int cmd_campaign_opt(struct campaign_opts *o, int c, const char *arg);
 struct plan;

@@ -13,6 +13,7 @@
 #define LRUBENCH_CAMPAIGN_PRIV_H
 
 #include "campaign.h"
+#include "guest-clock.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -49,6 +50,7 @@ struct campaign {
 	int64_t *variant_id;
 	bool quiet; /* a worker: the scheduler already said what the kernels are */
 	bool adaptive; /* repetitions = auto: blocks are added until decided (adaptive.h) */
+	struct guest_clock clock; /* the guests' clock, resolved once, recorded as guest.clock */
 };
 
 /* Worker exit codes (lrubench __run-one). */
@@ -65,6 +67,9 @@ void campaign__signals_install(void);
  * made, its accelerator chosen), and the tools disk; 0 or -errno, logged. */
 int campaign__kernels_resolve(struct campaign *c);
 void campaign__kernels_free(struct campaign *c);
+/* The guests' clock of a new campaign: on instructions, its shift calibrated (or the
+ * host's cached one); 0 or -errno, logged. Workers and --resume read guest.clock instead. */
+int campaign__clock_resolve(struct campaign *c);
 
 /* campaign-record.c: the new campaign's meta (created at now), variants and runs
  * (*ret_nruns of them: a shard's share); 0 or -errno, logged. */
@@ -72,7 +77,7 @@ int campaign__record(struct campaign *c, const char *db, time_t now, int reps, s
 /* Load a campaign from its database: its plan, options (o, whose strings are
  * kept in saved, CAMPAIGN_SAVED_OPTS of them, for the caller to free), variants
  * and kernels. Shared by --resume and the workers. 0 or -errno, logged. */
-#define CAMPAIGN_SAVED_OPTS 6
+#define CAMPAIGN_SAVED_OPTS 7
 int campaign__load(struct campaign *c, const char *db, struct campaign_opts *o, char **saved);
 
 /* campaign-run-one.c: one run of variant vi; 0, or -errno when the store failed. */

@@ -30,6 +30,7 @@ static const struct {
 	{ "opt.config", offsetof(struct campaign_opts, config) },
 	{ "opt.modules", offsetof(struct campaign_opts, modules) },
 	{ "opt.accel", offsetof(struct campaign_opts, accel) },
+	{ "opt.clock", offsetof(struct campaign_opts, clock) },
 	{ "opt.fault", offsetof(struct campaign_opts, fault) },
 	{ "opt.history", offsetof(struct campaign_opts, history) },
 };
@@ -83,6 +84,16 @@ int campaign__record(struct campaign *c, const char *db, time_t now, int reps, s
 		store__meta_set(c->st, "host", un.nodename);
 		host_record(c->st);
 		store__meta_set(c->st, "qemu.version", qv ? qv : "unknown");
+		{
+			_cleanup_free_ char *clock = guest_clock__format(&c->clock);
+
+			/* the workers and --resume run on this, never calibrating again */
+			store__meta_set(c->st, "guest.clock", clock);
+			if (c->clock.why)
+				store__meta_set(c->st, "guest.clock.why", c->clock.why);
+			snprintf(buf, sizeof(buf), "%d", plan->cpus);
+			store__meta_set(c->st, "guest.cpus", buf);
+		}
 		snprintf(buf, sizeof(buf), "%lld", (long long)now);
 		store__meta_set(c->st, "created", buf);
 		snprintf(buf, sizeof(buf), "%d", reps);
@@ -252,6 +263,28 @@ int campaign__load(struct campaign *c, const char *db, struct campaign_opts *o, 
 		_cleanup_free_ char *ad = NULL;
 
 		c->adaptive = store__meta_get(c->st, "plan.adaptive", &ad) == 0 && !strcmp(ad, "1");
+	}
+	{
+		/* the clock it started on; a campaign from before clocks ran on the real one */
+		_cleanup_free_ char *clock = NULL, *why = NULL;
+		const char *mode;
+
+		if (store__meta_get(c->st, "guest.clock", &clock) < 0)
+			clock = xstrdup("real");
+		mode = guest_clock_mode(clock);
+		if (guest_clock__parse(&c->clock, clock) < 0) {
+			log_err("%s: guest.clock '%s' is not a clock", db, clock);
+			return -EINVAL;
+		}
+		if (o->clock && strcmp(o->clock, mode)) {
+			log_err("--clock %s: campaign %s ran on the %s clock; its runs cannot mix "
+				"clocks",
+				o->clock, c->name, mode);
+			return -EINVAL;
+		}
+		plan__set_clock(c->plan, mode);
+		if (store__meta_get(c->st, "guest.clock.why", &why) == 0)
+			c->clock.why = TAKE_PTR(why);
 	}
 	c->dir = xasprintf("%s/%s", o->results_dir, c->name);
 	mkdir_p(c->dir);

@@ -180,6 +180,14 @@ int campaign__run_one(struct campaign *c, size_t vi, const struct store_run *run
 	}
 	prov(c, run_id, "accel", ck->accel);
 	prov(c, run_id, "accel.why", ck->accel_why);
+	{
+		_cleanup_free_ char *clock = guest_clock__format(&c->clock);
+		char buf[16];
+
+		prov(c, run_id, "clock", clock);
+		snprintf(buf, sizeof(buf), "%d", p->cpus);
+		prov(c, run_id, "guest.cpus", buf);
+	}
 	prov(c, run_id, "run.conf", conf);
 	prov(c, run_id, "seed", seed_s);
 	prov(c, run_id, "host", un.nodename);
@@ -191,6 +199,7 @@ int campaign__run_one(struct campaign *c, size_t vi, const struct store_run *run
 		.initrd = initrd,
 		.cmdline = cmdline,
 		.accel = ck->accel,
+		.icount = c->clock.instructions ? &c->clock.icount : NULL,
 		.mem_mb = p->mem_bytes >> 20,
 		.cpus = p->cpus,
 		.disks = disks,

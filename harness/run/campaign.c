@@ -77,7 +77,12 @@ int campaign__run(struct plan *plan, const struct campaign_opts *o, struct campa
 		r = -EINVAL;
 		goto out;
 	}
+	if (o->clock)
+		plan__set_clock(plan, o->clock);
 	r = campaign__kernels_resolve(&c);
+	if (r < 0)
+		goto out;
+	r = campaign__clock_resolve(&c);
 	if (r < 0)
 		goto out;
 

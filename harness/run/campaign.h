@@ -21,6 +21,7 @@ struct campaign_opts {
 	const char *config;	/* its config, when not beside it */
 	const char *modules;	/* its modules tree */
 	const char *accel;	/* auto, kvm, tcg */
+	const char *clock;	/* real, instructions; NULL: the plan's */
 	const char *db_path;	/* default results/<name>-<time>.db */
 	const char *results_dir;
 	const char *reports_dir;

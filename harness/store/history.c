@@ -412,12 +412,13 @@ static char *cpu_part(const char *model)
 }
 
 char *hist_host_class(const char *cpu_model, const char *cpus, const char *mem_bytes,
-		      const char *accel, const char *qemu_version)
+		      const char *accel, const char *qemu_version, const char *clock)
 {
 	_cleanup_free_ char *cpu = cpu_part(cpu_model), *qemu = NULL;
 	const char *v = qemu_version ? strstr(qemu_version, "version ") : NULL;
 	int64_t n = 0, mem = 0;
-	char ncpu[24] = "?", gib[24] = "?";
+	char ncpu[24] = "?", gib[24] = "?", icount[24] = "";
+	int shift;
 
 	if (cpus && parse_i64(cpus, &n) == 0 && n > 0)
 		snprintf(ncpu, sizeof(ncpu), "%lld", (long long)n);
@@ -428,8 +429,15 @@ char *hist_host_class(const char *cpu_model, const char *cpus, const char *mem_b
 	/* "QEMU emulator version 7.2.22 (Debian ...)": the upstream version, 7.2.22 */
 	if (v && v[8])
 		qemu = xasprintf("%.*s", (int)strcspn(v + 8, " \t\n(/"), v + 8);
-	return xasprintf("%s/%scpu/%sGiB/%s/qemu-%s", cpu, ncpu, gib,
-			 accel && *accel ? accel : "?", qemu && *qemu ? qemu : "?");
+	/* "instructions shift=3 sleep=on": a run's times are in that clock's unit */
+	if (clock && !strncmp(clock, "instructions", 12)) {
+		if (sscanf(clock, "instructions shift=%d", &shift) == 1 && shift >= 0)
+			snprintf(icount, sizeof(icount), "+icount%d", shift);
+		else
+			snprintf(icount, sizeof(icount), "+icount?");
+	}
+	return xasprintf("%s/%scpu/%sGiB/%s%s/qemu-%s", cpu, ncpu, gib,
+			 accel && *accel ? accel : "?", icount, qemu && *qemu ? qemu : "?");
 }
 
 /* The accelerator the campaign's runs used (run_prov accel, of the completed runs if any ran),
@@ -479,6 +487,7 @@ int history__append(struct history *h, struct store *st, const char *db_path,
 	_cleanup_free_ char *cpu = meta(st, "host.cpu_model", ""), *cpus = meta(st, "host.cpus", "");
 	_cleanup_free_ char *mem = meta(st, "host.mem_bytes", ""), *qemu = meta(st, "qemu.version", "");
 	_cleanup_free_ char *asked = meta(st, "opt.accel", ""), *accel = NULL, *class = NULL;
+	_cleanup_free_ char *clock = meta(st, "guest.clock", "real");
 	_cleanup_free_ char *plan = NULL, *abs = realpath(db_path, NULL);
 	_cleanup_stmt_ sqlite3_stmt *del = NULL, *ins = NULL, *att = NULL;
 	int64_t night, started = 0;
@@ -503,7 +512,7 @@ int history__append(struct history *h, struct store *st, const char *db_path,
 	if (r < 0)
 		goto detach;
 	accel = night_accel(h, asked);
-	class = hist_host_class(cpu, cpus, mem, accel, qemu);
+	class = hist_host_class(cpu, cpus, mem, accel, qemu, clock);
 	/* Appending a campaign again replaces its night and keeps its pin. */
 	r = prep(h, "DELETE FROM night WHERE campaign = ? RETURNING pinned", &del);
 	if (r < 0)

@@ -93,12 +93,16 @@ void history_points__free(struct history_point *p, size_t n);
  * host.cpu_model ("(R)", "(TM)" dropped, blanks collapsed, '/' made '-'),
  * host.cpus, host.mem_bytes (rounded up to the GiB), the accelerator the
  * runs used and qemu.version ("QEMU emulator version 7.2.22 (Debian ...)"
- * gives 7.2.22); a part unknown (NULL, empty, unparsable) is "?". Malloc'd.
+ * gives 7.2.22); a part unknown (NULL, empty, unparsable) is "?". A campaign on
+ * the instruction-counted clock (meta guest.clock "instructions shift=N ...")
+ * has ACCEL "tcg+icountN": its times are counted instructions, and another
+ * shift is another unit; on the real clock (clock NULL or "real") nothing is
+ * added, so older nights keep their class. Malloc'd.
  * A history migrated from version 1 gives its nights HISTORY_CLASS_UNRECORDED.
  */
 #define HISTORY_CLASS_UNRECORDED "unrecorded"
 char *hist_host_class(const char *cpu_model, const char *cpus, const char *mem_bytes,
-		      const char *accel, const char *qemu_version);
+		      const char *accel, const char *qemu_version, const char *clock);
 
 /* n, mean, sample standard deviation (NAN for n < 2) and median of x[0..n). */
 struct hist_summary {

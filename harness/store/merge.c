@@ -14,6 +14,7 @@ struct input {
 	const char *path;
 	int version; /* PRAGMA user_version */
 	char *campaign, *shard, *plan_sha, *reps, *created, *host;
+	char *clock; /* meta guest.clock; NULL: the real clock (older databases) */
 	char **variants; /* "name\tkernel\tlru_mode\tknobs" */
 	size_t nvariants;
 	uint64_t runs, taken, duplicates, replaced;
@@ -33,6 +34,7 @@ static void input_clear(struct input *in)
 	free(in->reps);
 	free(in->created);
 	free(in->host);
+	free(in->clock);
 	for (size_t i = 0; i < in->nvariants; i++)
 		free(in->variants[i]);
 	free(in->variants);
@@ -102,6 +104,7 @@ static int input_read(struct merge *m, struct input *in)
 	in->shard = meta_get(db, "main", "shard");
 	in->created = meta_get(db, "main", "created");
 	in->host = meta_get(db, "main", "host");
+	in->clock = meta_get(db, "main", "guest.clock");
 	if (sqlite3_prepare_v2(db,
 			       "SELECT name || char(9) || kernel || char(9) || lru_mode || char(9) || "
 			       "knobs FROM variant ORDER BY id",
@@ -139,6 +142,13 @@ static int inputs_check(struct merge *m, const struct input *a, const struct inp
 			     "%s and %s ran the plan with different repetitions (%s and %s): "
 			     "refusing to merge",
 			     a->path, b->path, a->reps ? a->reps : "?", b->reps ? b->reps : "?");
+	/* a run's times are in its guest's clock: another shift is another unit */
+	if (strcmp(a->clock ? a->clock : "real", b->clock ? b->clock : "real"))
+		return failf(m, -EINVAL,
+			     "%s and %s ran on different guest clocks (%s and %s): their times "
+			     "are not in the same unit; refusing to merge",
+			     a->path, b->path, a->clock ? a->clock : "real",
+			     b->clock ? b->clock : "real");
 	for (size_t i = 0; i < b->nvariants; i++) {
 		size_t nl = strcspn(b->variants[i], "\t");
 

@@ -330,23 +330,32 @@ static void test_host_class(void **state)
 {
 	static const char qemu[] = "QEMU emulator version 7.2.22 (Debian 1:7.2+dfsg-7+deb12u18+b3)\n"
 				   "Copyright (c) 2003-2022 Fabrice Bellard";
-	_cleanup_free_ char *a = NULL, *b = NULL, *c = NULL, *d = NULL, *e = NULL;
+	_cleanup_free_ char *a = NULL, *b = NULL, *c = NULL, *d = NULL, *e = NULL, *f = NULL;
+	_cleanup_free_ char *g = NULL, *h = NULL;
 
 	(void)state;
 	/* this machine's: MemTotal 24683784 kB is 23.5 GiB, rounded up to 24 */
-	a = hist_host_class("AMD EPYC", "2", "25276194816", "tcg", qemu);
+	a = hist_host_class("AMD EPYC", "2", "25276194816", "tcg", qemu, NULL);
 	assert_string_equal(a, "AMD EPYC/2cpu/24GiB/tcg/qemu-7.2.22");
 	/* 40 MiB less (another kernel's reserve): the same class */
-	b = hist_host_class("AMD EPYC", "2", "25234251776", "tcg", qemu);
+	b = hist_host_class("AMD EPYC", "2", "25234251776", "tcg", qemu, NULL);
 	assert_string_equal(a, b);
+	/* the instruction-counted clock is another machine, each shift another unit */
+	f = hist_host_class("AMD EPYC", "2", "25276194816", "tcg", qemu,
+			    "instructions shift=3 sleep=on");
+	assert_string_equal(f, "AMD EPYC/2cpu/24GiB/tcg+icount3/qemu-7.2.22");
+	g = hist_host_class("AMD EPYC", "2", "25276194816", "tcg", qemu, "real");
+	assert_string_equal(g, a);
+	h = hist_host_class("AMD EPYC", "2", "25276194816", "tcg", qemu, "instructions");
+	assert_string_equal(h, "AMD EPYC/2cpu/24GiB/tcg+icount?/qemu-7.2.22");
 	/* marks and blanks, a '/' in the model; 16 GiB installed shows 15.6 */
 	c = hist_host_class("Intel(R) Xeon(R)  CPU E5-2680 v4 @ 2.40GHz/x ", "56", "16750372454",
-			    "kvm", "QEMU emulator version 8.2.2");
+			    "kvm", "QEMU emulator version 8.2.2", NULL);
 	assert_string_equal(c, "Intel Xeon CPU E5-2680 v4 @ 2.40GHz-x/56cpu/16GiB/kvm/qemu-8.2.2");
 	/* unknown parts are '?', never a guess */
-	d = hist_host_class(NULL, "", "lots", NULL, "unknown");
+	d = hist_host_class(NULL, "", "lots", NULL, "unknown", NULL);
 	assert_string_equal(d, "?/?cpu/?GiB/?/qemu-?");
-	e = hist_host_class("unknown", "0", "-5", "", NULL);
+	e = hist_host_class("unknown", "0", "-5", "", NULL, NULL);
 	assert_string_equal(e, "?/?cpu/?GiB/?/qemu-?");
 }
 
