@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The comparison as fixed-width text (compare.h): number formats, the summary, the tables. */
 #include "compare.h"
+#include "guest-clock.h"
 #include "noise.h"
 #include "util.h"
 #include "verdict.h"
@@ -206,6 +207,11 @@ static void runs_line(const struct analysis *an, size_t cand, FILE *out)
 	fprintf(out, "\n");
 	if (ds->stop)
 		fprintf(out, "  stopped: %.*s\n", (int)strcspn(ds->stop, ":"), ds->stop);
+	{
+		_cleanup_free_ char *clock = guest_clock_describe(ds->clock);
+
+		fprintf(out, "  guest clock: %s\n", clock);
+	}
 }
 
 /* A signed number of the row's unit: "+1905", "-0.012", "+12.3M". */

@@ -406,6 +406,8 @@ int dataset__load(struct store *st, const char *baseline, struct dataset **ret)
 				ds->stop = NULL;
 		}
 	}
+	if (store__meta_get(st, "guest.clock", &ds->clock) < 0)
+		ds->clock = NULL;
 	if (!baseline && store__meta_get(st, "plan.baseline", &base_meta) == 0)
 		baseline = base_meta;
 	r = load_variants(st, ds, baseline);
@@ -514,6 +516,7 @@ void dataset__free(struct dataset *ds)
 	}
 	free(ds->failures);
 	free(ds->stop);
+	free(ds->clock);
 	free(ds->rows);
 	free(ds->v);
 	free(ds->campaign);

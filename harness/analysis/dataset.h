@@ -87,6 +87,7 @@ struct dataset {
 	bool adaptive;
 	int min_reps, max_reps;
 	char *stop; /* why an adaptive campaign stopped adding blocks (meta adaptive.stop), or NULL */
+	char *clock; /* the guests' clock (meta guest.clock, guest-clock.h); NULL: real (older) */
 	struct ds_failure *failures;
 	size_t nfailures;
 };

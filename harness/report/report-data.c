@@ -26,6 +26,8 @@ const struct prov_key report_prov_keys[] = {
 	{ "guest.conf.lru_gen/min_ttl_ms", "min_ttl_ms read back in the guest" },
 	{ "accel", "accelerator" },
 	{ "accel.why", "why this accelerator" },
+	{ "clock", "guest clock (QEMU -icount where instructions)" },
+	{ "guest.cpus", "vCPUs" },
 	{ "host", "host" },
 	{ "host.kernel", "host kernel" },
 	{ "lrubench.version", "lrubench version" },
@@ -37,7 +39,7 @@ const size_t report_prov_nkeys = ARRAY_SIZE(report_prov_keys);
 /* The meta keys the report and the deck show. */
 static const char *const meta_keys[] = {
 	"campaign", "lrubench.version", "created",  "plan.path",	"plan.text",
-	"qemu.version", "host",		"campaign.wall_ms",
+	"qemu.version", "host",		"campaign.wall_ms", "guest.clock",
 };
 
 

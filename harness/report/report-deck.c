@@ -9,6 +9,7 @@
 #include "claims.h"
 #include "compare.h"
 #include "escape.h"
+#include "guest-clock.h"
 #include "spawn.h"
 #include "util.h"
 #include "verdict.h"
@@ -120,6 +121,17 @@ static void counts(const struct deck *d, size_t *sup, size_t *con, size_t *inc)
 
 static const char no_data[] = "NO CLAIM MEASURED: no classic/MGLRU comparison with 2 blocks";
 
+/* After the accelerator: "" on the real clock, ", instruction clock (8 ns each)" else. */
+static char *deck_clock(const struct report_data *data)
+{
+	_cleanup_free_ char *clock = deck_meta(data, "guest.clock", "real");
+	struct guest_clock gc;
+
+	if (guest_clock__parse(&gc, clock) < 0 || !gc.instructions)
+		return xstrdup(!strcmp(clock, "real") ? "" : ", clock ?");
+	return xasprintf(", instruction clock (%d ns each)", 1 << gc.icount.shift);
+}
+
 static int page_title(struct deck *d)
 {
 	struct page pg;
@@ -128,6 +140,7 @@ static int page_title(struct deck *d)
 	_cleanup_free_ char *accel = prov_values(d, "accel");
 	_cleanup_free_ char *qv = deck_meta(d->data[0], "qemu.version", "unknown");
 	_cleanup_free_ char *qs = qemu_short(qv);
+	_cleanup_free_ char *clk = deck_clock(d->data[0]);
 	_cleanup_free_ char *l1 = NULL, *l2 = NULL, *l3 = NULL, *l4 = NULL, *foot = NULL;
 	char first[40] = "", last[40] = "", now[40];
 	size_t sup, con, inc, runs = 0;
@@ -161,7 +174,7 @@ static int page_title(struct deck *d)
 	deck_text_at(&pg, 0.5, 0.69, "center", 28, false, INK_SOFT,
 		"What the data says about claims C1-C8 of the MGLRU debate");
 	l1 = xasprintf("Kernel: %s", kernels);
-	l2 = xasprintf("Host: %s   accelerator: %s   QEMU %s", hosts, accel, qs);
+	l2 = xasprintf("Host: %s   accelerator: %s%s   QEMU %s", hosts, accel, clk, qs);
 	if (d->nsrc == 1) {
 		_cleanup_free_ char *camp = deck_meta(d->data[0], "campaign", "campaign");
 
@@ -227,7 +240,7 @@ static void source_lines(const struct deck_source *src, const struct report_data
 	_cleanup_free_ char *qv = deck_meta(data, "qemu.version", "?");
 	_cleanup_free_ char *qs = qemu_short(qv);
 	_cleanup_free_ char *host = deck_meta(data, "host", "unknown");
-	_cleanup_free_ char *runs = NULL, *accel = NULL;
+	_cleanup_free_ char *runs = NULL, *accel = NULL, *clk = deck_clock(data);
 	struct deck one = { .src = src, .nsrc = 1, .data = &data };
 	char date[40], dur[32] = "", kern[128];
 	size_t rl = 0;
@@ -243,8 +256,8 @@ static void source_lines(const struct deck_source *src, const struct report_data
 		snprintf(dur, sizeof(dur), ", %.0f min", strtod(wall, NULL) / 60e3);
 	*ret_what = xasprintf("campaign %s, plan %s, %s%s", camp, plan, date, dur);
 	*ret_runs = xasprintf("runs measured: %s", runs);
-	*ret_where = xasprintf("kernel %s; host %s; accelerator %s; QEMU %s; lrubench %s", kern,
-			       host, accel, qs, ver);
+	*ret_where = xasprintf("kernel %s; host %s; accelerator %s%s; QEMU %s; lrubench %s", kern,
+			       host, accel, clk, qs, ver);
 }
 
 static int page_provenance(struct deck *d)

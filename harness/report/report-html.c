@@ -9,6 +9,7 @@
 #include "claims.h"
 #include "compare.h"
 #include "escape.h"
+#include "guest-clock.h"
 #include "report-priv.h"
 #include "util.h"
 #include "verdict.h"
@@ -456,10 +457,13 @@ static void runs(FILE *f, const struct report *rp)
 static void provenance(FILE *f, const struct report *rp)
 {
 	const struct dataset *ds = rp->an->ds;
+	_cleanup_free_ char *clock = guest_clock_describe(rp->clock);
 
 	fprintf(f, "<section id=\"provenance\"><h2>Provenance</h2>\n<p>Per variant, from its "
 		   "first run. QEMU: ");
 	escape_xml(f, rp->qemu_version);
+	fprintf(f, ". Guest clock: ");
+	escape_xml(f, clock);
 	fprintf(f, ".</p>\n");
 	for (size_t v = 0; v < ds->nv; v++) {
 		fprintf(f, "<h3>");

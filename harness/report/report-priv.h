@@ -25,6 +25,7 @@ struct report {
 	int deck_rc;  /* deck__write(): 0 written, -ENOENT a tool missing, -ECANCELED not tried */
 	/* meta values, with their defaults */
 	const char *campaign, *version, *created, *plan_path, *plan_text, *qemu_version;
+	const char *clock; /* meta guest.clock: "real", "instructions shift=N sleep=on" */
 	char *grid; /* the kernel x LRU table (compare-grid.c), or NULL when not a grid */
 };
 

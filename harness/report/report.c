@@ -10,6 +10,7 @@
  */
 #include "claims.h"
 #include "compare.h"
+#include "guest-clock.h"
 #include "plan.h"
 #include "report-deck.h"
 #include "report-priv.h"
@@ -134,6 +135,7 @@ static void md_stalls(const struct report *rp, FILE *f)
 static int write_md(const struct report *rp, const char *path)
 {
 	_cleanup_fclose_ FILE *f = fopen(path, "we");
+	_cleanup_free_ char *clock = guest_clock_describe(rp->clock);
 	const struct dataset *ds = rp->an->ds;
 
 	if (!f)
@@ -203,7 +205,8 @@ static int write_md(const struct report *rp, const char *path)
 		}
 		fprintf(f, "\n");
 	}
-	fprintf(f, "QEMU: %s. Plan: `%s`.\n", rp->qemu_version, rp->plan_path);
+	fprintf(f, "QEMU: %s. Guest clock: %s. Plan: `%s`.\n", rp->qemu_version, clock,
+		rp->plan_path);
 	return fflush(f) != 0 ? -errno : 0;
 }
 
@@ -229,11 +232,25 @@ static const char *meta_or(const struct report_data *d, const char *key, const c
 	return v ? v : def;
 }
 
+/* The clock mode a campaign ran on (meta guest.clock; older campaigns: real). */
+static const char *clock_mode_of(struct store *st)
+{
+	_cleanup_free_ char *clock = NULL;
+
+	if (store__meta_get(st, "guest.clock", &clock) < 0)
+		return PLAN_CLOCK_REAL;
+	return guest_clock_mode(clock); /* a static string */
+}
+
+/* An A/A's figures; -EXDEV when it ran on another clock: its noise is another machine's. */
 static int copy_noise(struct store *from, struct store *to)
 {
 	_cleanup_(noise__freep) struct noise *nz = NULL;
-	int r = noise__load(from, &nz);
+	int r;
 
+	if (strcmp(clock_mode_of(from), clock_mode_of(to)))
+		return -EXDEV;
+	r = noise__load(from, &nz);
 	return r < 0 ? r : noise__store(to, nz);
 }
 
@@ -316,6 +333,16 @@ static int import(struct store *st, const struct report_opts *o)
 
 	if (o->noise_db) {
 		r = import_table(st, o->noise_db, copy_noise);
+		if (r == -EXDEV) {
+			_cleanup_(store__closep) struct store *aa = NULL;
+
+			store__open_readonly(o->noise_db, &aa);
+			log_err("--noise %s: its A/A ran on the %s clock and this campaign on the %s "
+				"clock: the noise of one says nothing of the other (clock = in [guest], "
+				"or --clock)",
+				o->noise_db, aa ? clock_mode_of(aa) : "?", clock_mode_of(st));
+			return r;
+		}
 		if (r < 0) {
 			log_err("--noise %s: no noise figures (%s)", o->noise_db, strerror(-r));
 			return r;
@@ -398,6 +425,7 @@ int report__write(struct store *st, const struct report_opts *o, int *ret_status
 		.plan_path = meta_or(data, "plan.path", ""),
 		.plan_text = meta_or(data, "plan.text", ""),
 		.qemu_version = meta_or(data, "qemu.version", "unknown"),
+		.clock = meta_or(data, "guest.clock", "real"),
 	};
 	rp.wss_text = wss = wss_text(&rp);
 	r = grid_text(an, &o->vo, &grid);
