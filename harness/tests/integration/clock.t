@@ -1,0 +1,81 @@
+#!/bin/bash
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+# --- the instruction-counted clock: identical runs agree, clocks never mix ----
+# Two identical variants, two blocks, each block's two guests at once, on
+# clock = instructions (QEMU -icount, shift calibrated on this host): CPU
+# work takes the same guest time however busy the host is, so the four runs'
+# throughput agrees within TOL_PCT (largest over smallest). Measured here:
+# 0.03% apart on this clock; on the real clock (--clock real, 2 vCPUs) two
+# campaigns of the same plan spread by 82% and 54%, so the tolerance is a
+# real test of the clock.
+TOL_PCT=2
+
+test_clock() {
+	local db=$tmp/clock.db rc=0
+	$lrb run harness/tests/plans/clock.ini --db "$db" > "$tmp/clock.out" 2> "$tmp/clock.err" || rc=$?
+	verdict_rc $rc || { bad clock "lrubench run exit $rc: $(tail -3 "$tmp/clock.err")"; return; }
+	local n; n=$(q "$db" "SELECT COUNT(*) FROM run WHERE status='completed'")
+	[[ $n == 4 ]] || { bad clock "expected 4 completed runs, got $n"; return; }
+	local clock; clock=$(q "$db" "SELECT value FROM meta WHERE key='guest.clock'")
+	[[ $clock =~ ^instructions\ shift=([0-9]+)\ sleep=on$ ]] || { bad clock "meta guest.clock '$clock'"; return; }
+	local shift=${BASH_REMATCH[1]}
+	local prov; prov=$(q "$db" "SELECT COUNT(*) FROM run_prov WHERE key='clock' AND value='$clock'")
+	[[ $prov == 4 ]] || { bad clock "run_prov clock of $prov runs, not 4"; return; }
+	local cpus; cpus=$(q "$db" "SELECT DISTINCT value FROM run_prov WHERE key='guest.cpus'")
+	[[ $cpus == 1 ]] || { bad clock "guest.cpus '$cpus': the clock's default is 1"; return; }
+	local argv; argv=$(q "$db" "SELECT COUNT(*) FROM run_prov WHERE key='qemu.argv' AND value LIKE '%-icount shift=$shift,sleep=on%'")
+	[[ $argv == 4 ]] || { bad clock "qemu.argv with -icount shift=$shift,sleep=on in $argv runs"; return; }
+	local t; t=$(q "$db" "SELECT group_concat(value, ' ') FROM (SELECT value FROM result WHERE workload = 'anon' AND key = 'throughput' ORDER BY run_id)")
+	local d; d=$(awk -v t="$t" 'BEGIN { n = split(t, v, " "); lo = v[1]; hi = v[1]
+		for (i = 2; i <= n; i++) { if (v[i] < lo) lo = v[i]; if (v[i] > hi) hi = v[i] }
+		if (n != 4 || lo <= 0) { print "nan"; exit } printf "%.2f", (hi - lo) / lo * 100 }')
+	awk -v d="$d" -v tol=$TOL_PCT 'BEGIN { exit !(d != "nan" && d <= tol) }' ||
+		{ bad clock "anon:throughput of the identical runs: $t, $d% apart (tolerance $TOL_PCT%)"; return; }
+	ok "clock: 4 identical runs on $clock, anon:throughput $t, $d% apart (tolerance $TOL_PCT%)"
+
+	$lrb compare "$db" > "$tmp/compare.out" 2>&1
+	grep -q "guest clock: instructions (guest time: $((1 << shift)) ns per executed instruction, sleep on)" "$tmp/compare.out" ||
+		{ bad clock "compare's header has no clock line: $(head -4 "$tmp/compare.out")"; return; }
+	ok "clock: compare's header names the clock"
+
+	# another shift is another unit of time: merge refuses it
+	cp "$db" "$tmp/other.db"
+	q "$tmp/other.db" "UPDATE meta SET value='instructions shift=$((shift + 1)) sleep=on' WHERE key='guest.clock'"
+	rc=0
+	$lrb merge "$tmp/merged.db" "$db" "$tmp/other.db" > /dev/null 2> "$tmp/merge.err" || rc=$?
+	{ [[ $rc == 2 ]] && grep -q 'different guest clocks' "$tmp/merge.err"; } ||
+		{ bad clock "merge of two clocks: exit $rc: $(tail -2 "$tmp/merge.err")"; return; }
+	ok "clock: merge refuses campaigns of two clocks"
+
+	# an A/A of the real clock (noise.t's) says nothing of this clock's noise
+	if [[ -r $state/aa.db ]]; then
+		rc=0
+		$lrb report "$db" --noise "$state/aa.db" > /dev/null 2> "$tmp/report.err" || rc=$?
+		{ [[ $rc == 2 ]] && grep -q 'ran on the real clock and this campaign on the instructions' "$tmp/report.err"; } ||
+			{ bad clock "report --noise of the real clock: exit $rc: $(tail -2 "$tmp/report.err")"; return; }
+		ok "clock: report refuses the noise figures of another clock"
+	fi
+
+	# refused before any guest boots: KVM counts no instructions; QEMU 7.2 hangs at SMP bring-up
+	rc=0
+	$lrb run harness/tests/plans/clock.ini --accel kvm --db "$tmp/kvm.db" > /dev/null 2> "$tmp/kvm.err" || rc=$?
+	{ [[ $rc == 2 ]] && grep -q 'runs under TCG only' "$tmp/kvm.err" && [[ ! -e $tmp/kvm.db ]]; } ||
+		{ bad clock "--accel kvm on the instruction clock: exit $rc: $(tail -2 "$tmp/kvm.err")"; return; }
+	sed 's/^clock = instructions$/clock = instructions\ncpus = 2/' harness/tests/plans/clock.ini > "$tmp/smp.ini"
+	rc=0
+	$lrb run "$tmp/smp.ini" --db "$tmp/smp.db" > /dev/null 2> "$tmp/smp.err" || rc=$?
+	local major minor
+	read -r major minor < <(qemu-system-x86_64 --version | sed -n '1s/.*version \([0-9]*\)\.\([0-9]*\).*/\1 \2/p')
+	if ((major < 8 || (major == 8 && minor < 1))); then
+		{ [[ $rc == 2 ]] && grep -q 'need QEMU 8.1 or later' "$tmp/smp.err" && [[ ! -e $tmp/smp.db ]]; } ||
+			{ bad clock "cpus = 2 on the instruction clock, QEMU < 8.1: exit $rc: $(tail -2 "$tmp/smp.err")"; return; }
+		ok "clock: --accel kvm and cpus = 2 (QEMU < 8.1) refused before boot, with why"
+	else
+		ok "clock: --accel kvm refused before boot (QEMU >= 8.1 boots cpus = 2)"
+	fi
+}
+
+test_clock
+done_testing
