@@ -383,6 +383,9 @@ static const struct key_def guest_keys[] = {
 	{ "clock", KEY_STR, PLAN_FIELD(clock), .check = check_clock,
 	  .help = "real (guest time follows the host's) or instructions (QEMU -icount: "
 		  "guest time advances per executed instruction, whatever the host's load)" },
+	{ "clock_sleep", KEY_BOOL, PLAN_FIELD(clock_sleep),
+	  .help = "with clock = instructions, -icount's sleep: on (default), an idle guest's "
+		  "time follows the host's; off, it jumps to the next timer" },
 	{ "swap", KEY_STR, PLAN_FIELD(swap), .check = check_swap, .help = "zram or none" },
 	{ "swap_size", KEY_SIZE, PLAN_FIELD(swap_bytes), .then = then_swap_size,
 	  .help = "the zram device's size" },

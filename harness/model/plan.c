@@ -132,6 +132,7 @@ int plan__parse(const char *path, const char *text, struct plan **ret, char **re
 		.path = xstrdup(path), .text = xstrdup(text), .name = xstrdup("campaign"),
 		.repetitions = 2, .retries = 1, .seed = 1, .interval_ms = 1000, .timeout_ms = 600000,
 		.mem_bytes = 1ull << 30, .swap = xstrdup("zram"), .clock = xstrdup(PLAN_CLOCK_REAL),
+		.clock_sleep = true,
 		.swap_bytes = 1ull << 30, .thp = xstrdup("never"), .cmdline = xstrdup(""),
 		.trace = true,
 	};

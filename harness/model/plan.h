@@ -7,7 +7,7 @@
  *   [guest]           memory, cpus, swap, swap_size, zram_comp, thp, cmdline, scratch_size,
  *                     trace (on: reclaim stall histograms from the vmscan tracepoints),
  *                     clock (real: guest time follows the host's; instructions: it
- *                     advances per executed instruction, QEMU's -icount)
+ *                     advances per executed instruction, QEMU's -icount), clock_sleep
  *   [variant NAME]    kernel, lru, min_ttl_ms, thp, read_ahead_kb, trace, sysctl.<path>,
  *                     config, modules, memcg.<memcg>.<file> (this variant's value of a
  *                     [memcg] file)
@@ -112,6 +112,7 @@ struct plan {
 	int cpus;	/* the guest's vCPUs: cpus_asked, or the clock's default */
 	int cpus_asked; /* [guest] cpus; 0: not said */
 	char *clock;	/* "real" or "instructions" (PLAN_CLOCK_*) */
+	bool clock_sleep; /* instructions: -icount sleep=on (idle time is host time) */
 	char *swap; /* zram or none */
 	uint64_t swap_bytes;
 	char *zram_comp;

@@ -202,7 +202,7 @@ int campaign__clock_resolve(struct campaign *c)
 			 p->path, p->cpus);
 	}
 	r = guest_clock__resolve(&c->clock, p->clock, c->kernels[0].k, c->kernels[0].img,
-				 c->o->build_dir, true, &err);
+				 p->clock_sleep, c->o->build_dir, true, &err);
 	if (r < 0) {
 		log_err("%s: clock = %s: %s", p->path, p->clock, err);
 		return r;

@@ -548,12 +548,14 @@ static void test_clock(void **state)
 		const char *guest;
 		const char *clock;
 		int cpus, asked;
+		bool sleep;
 	} cases[] = {
-		{ "", "real", 2, 0 },
-		{ "[guest]\nclock = real\n", "real", 2, 0 },
-		{ "[guest]\nclock = instructions\n", "instructions", 1, 0 },
-		{ "[guest]\nclock = instructions\ncpus = 2\n", "instructions", 2, 2 },
-		{ "[guest]\ncpus = 3\n", "real", 3, 3 },
+		{ "", "real", 2, 0, true },
+		{ "[guest]\nclock = real\n", "real", 2, 0, true },
+		{ "[guest]\nclock = instructions\n", "instructions", 1, 0, true },
+		{ "[guest]\nclock = instructions\ncpus = 2\n", "instructions", 2, 2, true },
+		{ "[guest]\nclock = instructions\nclock_sleep = off\n", "instructions", 1, 0, false },
+		{ "[guest]\ncpus = 3\n", "real", 3, 3, true },
 	};
 
 	(void)state;
@@ -567,6 +569,7 @@ static void test_clock(void **state)
 		assert_string_equal(p->clock, cases[i].clock);
 		assert_int_equal(p->cpus, cases[i].cpus);
 		assert_int_equal(p->cpus_asked, cases[i].asked);
+		assert_int_equal(p->clock_sleep, cases[i].sleep);
 		/* --clock on the command line: the default follows, a said cpus stays */
 		plan__set_clock(p, PLAN_CLOCK_INSTRUCTIONS);
 		assert_string_equal(p->clock, "instructions");

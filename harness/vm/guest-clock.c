@@ -168,8 +168,8 @@ out:
 }
 
 int guest_clock__resolve(struct guest_clock *gc, const char *mode, const struct kernel *k,
-			 const struct guest_image *img, const char *build_dir, bool use_cache,
-			 char **ret_err)
+			 const struct guest_image *img, bool sleep, const char *build_dir,
+			 bool use_cache, char **ret_err)
 {
 	_cleanup_free_ char *key = NULL, *cache = NULL, *cached = NULL, *why = NULL;
 	int shift, r;
@@ -187,7 +187,7 @@ int guest_clock__resolve(struct guest_clock *gc, const char *mode, const struct 
 	    sscanf(cached, "%d", &shift) == 1 && shift >= 0 && shift <= SHIFT_MAX &&
 	    strchr(cached, '\n')) {
 		gc->instructions = true;
-		gc->icount = (struct vm_icount){ .shift = shift, .sleep = true };
+		gc->icount = (struct vm_icount){ .shift = shift, .sleep = sleep };
 		gc->why = xasprintf("%s (cached for this host boot)", strchr(cached, '\n') + 1);
 		return 0;
 	}
@@ -205,7 +205,7 @@ int guest_clock__resolve(struct guest_clock *gc, const char *mode, const struct 
 		}
 	}
 	gc->instructions = true;
-	gc->icount = (struct vm_icount){ .shift = shift, .sleep = true };
+	gc->icount = (struct vm_icount){ .shift = shift, .sleep = sleep };
 	gc->why = TAKE_PTR(why);
 	return 0;
 }

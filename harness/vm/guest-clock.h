@@ -31,11 +31,11 @@ struct guest_clock {
 /*
  * Resolve the plan's mode ("real" or "instructions") for guests of kernel k
  * booted from img: on instructions, the calibrated shift (cached in build_dir
- * when use_cache), sleep on. 0, or -errno with *ret_err saying why.
+ * when use_cache), its -icount sleep as sleep says. 0, or -errno with *ret_err saying why.
  */
 int guest_clock__resolve(struct guest_clock *gc, const char *mode, const struct kernel *k,
-			 const struct guest_image *img, const char *build_dir, bool use_cache,
-			 char **ret_err);
+			 const struct guest_image *img, bool sleep, const char *build_dir,
+			 bool use_cache, char **ret_err);
 /* What a run records and a worker reads back: "real" or "instructions shift=N sleep=on|off". */
 char *guest_clock__format(const struct guest_clock *gc);
 int guest_clock__parse(struct guest_clock *gc, const char *text);
