@@ -188,6 +188,7 @@ int report__junit(const struct report *rp, FILE *f)
 				{ "campaign", rp->campaign },
 				{ "database", rp->o->db_path },
 				{ "kernel", ds->v[cand].release },
+				{ "guest.clock", rp->clock },
 			};
 
 			for (size_t i = 0; i < ARRAY_SIZE(props); i++) {
@@ -288,6 +289,8 @@ int report__json(const struct report *rp, FILE *f)
 	escape_json(f, ds->release);
 	fprintf(f, ",\n  \"baseline\": ");
 	escape_json(f, ds->v[ds->base].name);
+	fprintf(f, ",\n  \"guest_clock\": ");
+	escape_json(f, rp->clock);
 	fprintf(f,
 		",\n  \"options\": {\"min_effect\": %g, \"alpha\": %g, \"level\": %g, "
 		"\"test\": \"paired-t over blocks\", \"interval\": \"fieller\", "
