@@ -198,7 +198,8 @@ int campaign__clock_resolve(struct campaign *c)
 		}
 		log_warn("%s: cpus = %d with clock = instructions: the second vCPU's interleaving "
 			 "follows the host's timing; expect A/A CVs of 6-16%% on throughput "
-			 "metrics (measured with 2 vCPUs on QEMU 10.0.2) against 1-3%% with one",
+			 "metrics (issue 31: 2 vCPUs, QEMU 10.0.2) against 0.4-4%% with one "
+			 "(README, \"The guest's clock\")",
 			 p->path, p->cpus);
 	}
 	r = guest_clock__resolve(&c->clock, p->clock, c->kernels[0].k, c->kernels[0].img,
