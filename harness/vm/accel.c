@@ -115,14 +115,7 @@ int accel_choose(const char *want, const struct kernel *k, const struct guest_im
 			fclose(f);
 		}
 	}
-	{
-		_cleanup_free_ char *p1 = xasprintf("%s/console.log", dir);
-		_cleanup_free_ char *p2 = xasprintf("%s/qemu.log", dir);
-
-		unlink(p1);
-		unlink(p2);
-		unlink(initrd);
-		rmdir(dir);
-	}
+	unlink(initrd);
+	vm_run_dir_remove(dir);
 	return 0;
 }

@@ -155,15 +155,8 @@ static int calibrate(const struct kernel *k, const struct guest_image *img, cons
 			     g / 1e6, CAL_SHIFT, w / 1e6, g / (double)(1 << CAL_SHIFT) / w * 1e3,
 			     *ret_shift, g / w * (double)(1 << (*ret_shift - CAL_SHIFT)));
 out:
-	{
-		_cleanup_free_ char *p1 = xasprintf("%s/console.log", dir);
-		_cleanup_free_ char *p2 = xasprintf("%s/qemu.log", dir);
-
-		unlink(p1);
-		unlink(p2);
-		unlink(initrd);
-		rmdir(dir);
-	}
+	unlink(initrd);
+	vm_run_dir_remove(dir);
 	return r;
 }
 

@@ -378,6 +378,16 @@ bool vm_kvm_openable(void)
 	return true;
 }
 
+void vm_run_dir_remove(const char *run_dir)
+{
+	_cleanup_free_ char *console = xasprintf("%s/console.log", run_dir);
+	_cleanup_free_ char *qlog = xasprintf("%s/qemu.log", run_dir);
+
+	unlink(console);
+	unlink(qlog);
+	rmdir(run_dir);
+}
+
 char *vm_qemu_version(void)
 {
 	const char *argv[] = { QEMU, "--version", NULL };

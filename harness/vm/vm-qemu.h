@@ -74,6 +74,9 @@ void vm_argv_free(char **argv);
 
 int vm_run(const struct vm_spec *s, vm_data_fn on_data, void *ctx, struct vm_result *res);
 void vm_result__clear(struct vm_result *res);
+/* Remove a probe's run_dir: the console.log and qemu.log vm_run wrote there, then
+ * the directory (left in place if the caller kept other files in it). */
+void vm_run_dir_remove(const char *run_dir);
 const char *vm_end_name(enum vm_end end);
 
 /* Whether /dev/kvm can be opened read-write (usable is another matter: probe). */
