@@ -297,12 +297,15 @@ static void absolute_note(FILE *out)
 		VERDICT_NEAR_ZERO);
 }
 
-/* A confidence level as "95%", "99.2%", "99.97%". */
-static void fmt_level(char *buf, size_t len, double level)
+/* Rounded to 2 decimals a first look's level (alpha spent 2.5e-05) would read "100.00%". */
+void fmt_level(char *buf, size_t len, double level)
 {
 	double p = 100 * level;
+	int d = p >= 99.9 ? 2 : p == floor(p) ? 0 : 1;
 
-	snprintf(buf, len, "%.*f%%", p >= 99.9 ? 2 : p == floor(p) ? 0 : 1, p);
+	while (p < 100 && d < 6 && round(p * pow(10, d)) >= 100 * pow(10, d))
+		d++;
+	snprintf(buf, len, "%.*f%%", d, p);
 }
 
 /* Why an open key metric is open: "straddles ±5%", "is still unbounded". */

@@ -66,6 +66,8 @@ int compare__grid(const struct dataset *ds, const struct verdict_opts *o, FILE *
 /* Number formats shared by the reports: fmt_num (numfmt.h), and: */
 /* A relative change as "+11.8%", "-0.3%", "+250%", "+inf"; "-" for NAN. */
 void fmt_pct(char *buf, size_t len, double x);
+/* A confidence level: "95%", "99.2%", "99.97%", "99.998%"; never "100.00%" below 1. */
+void fmt_level(char *buf, size_t len, double level);
 /* An adjusted p-value: "0.031", "<0.001", "-". */
 void fmt_p(char *buf, size_t len, double p);
 /* A comparison's change: "+12.3%", on the absolute scale (verdict.h) "-1905 pages". */

@@ -197,6 +197,26 @@ static void test_tiny_cv(void **state)
  * row stays relative, a signed row is compared by difference; without the
  * option the arithmetic relative change as before.
  */
+/* The level column: as many decimals as it takes not to read as certainty. */
+static void test_level_format(void **state)
+{
+	static const struct {
+		double level;
+		const char *text;
+	} cases[] = {
+		{ 0.95, "95%" },	   { 0.992, "99.2%" },	   { 0.9997, "99.97%" },
+		{ 0.997, "99.7%" },	   { 0.99998, "99.998%" }, { 0.9999999, "99.99999%" },
+		{ 1.0, "100.00%" },
+	};
+	char buf[32];
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		fmt_level(buf, sizeof(buf), cases[i].level);
+		assert_string_equal(buf, cases[i].text);
+	}
+}
+
 static void test_log_ratio(void **state)
 {
 	static const double a[] = { 6050, 5400, 7100, 6600 }, b[] = { 9652, 8800, 10400, 9100 };
@@ -248,6 +268,7 @@ int main(void)
 		cmocka_unit_test(test_zero_side),
 		cmocka_unit_test(test_tiny_cv),
 		cmocka_unit_test(test_log_ratio),
+		cmocka_unit_test(test_level_format),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
