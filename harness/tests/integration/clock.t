@@ -58,7 +58,12 @@ test_clock() {
 		ok "clock: report refuses the noise figures of another clock"
 	fi
 
-	# refused before any guest boots: KVM counts no instructions; QEMU 7.2 hangs at SMP bring-up
+	# refused before any guest boots: a clock that is none, KVM (it counts no instructions),
+	# and cpus = 2 where QEMU 7.2 hangs at SMP bring-up
+	rc=0
+	$lrb run harness/tests/plans/clock.ini --clock wall --db "$tmp/wall.db" > /dev/null 2> "$tmp/wall.err" || rc=$?
+	{ [[ $rc == 2 ]] && grep -q "clock: bad value 'wall' (real or instructions)" "$tmp/wall.err"; } ||
+		{ bad clock "--clock wall: exit $rc: $(tail -2 "$tmp/wall.err")"; return; }
 	rc=0
 	$lrb run harness/tests/plans/clock.ini --accel kvm --db "$tmp/kvm.db" > /dev/null 2> "$tmp/kvm.err" || rc=$?
 	{ [[ $rc == 2 ]] && grep -q 'runs under TCG only' "$tmp/kvm.err" && [[ ! -e $tmp/kvm.db ]]; } ||
@@ -71,9 +76,9 @@ test_clock() {
 	if ((major < 8 || (major == 8 && minor < 1))); then
 		{ [[ $rc == 2 ]] && grep -q 'need QEMU 8.1 or later' "$tmp/smp.err" && [[ ! -e $tmp/smp.db ]]; } ||
 			{ bad clock "cpus = 2 on the instruction clock, QEMU < 8.1: exit $rc: $(tail -2 "$tmp/smp.err")"; return; }
-		ok "clock: --accel kvm and cpus = 2 (QEMU < 8.1) refused before boot, with why"
+		ok "clock: --clock wall, --accel kvm and cpus = 2 (QEMU < 8.1) refused before boot, with why"
 	else
-		ok "clock: --accel kvm refused before boot (QEMU >= 8.1 boots cpus = 2)"
+		ok "clock: --clock wall and --accel kvm refused before boot (QEMU >= 8.1 boots cpus = 2)"
 	fi
 }
 
