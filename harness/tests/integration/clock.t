@@ -49,6 +49,13 @@ test_clock() {
 		{ bad clock "merge of two clocks: exit $rc: $(tail -2 "$tmp/merge.err")"; return; }
 	ok "clock: merge refuses campaigns of two clocks"
 
+	# a resumed campaign keeps its clock
+	rc=0
+	$lrb run --resume "$tmp/other.db" --clock real > /dev/null 2> "$tmp/resume.err" || rc=$?
+	{ [[ $rc == 2 ]] && grep -q 'ran on the instructions clock; its runs cannot mix clocks' "$tmp/resume.err"; } ||
+		{ bad clock "--resume with another --clock: exit $rc: $(tail -2 "$tmp/resume.err")"; return; }
+	ok "clock: --resume refuses another --clock"
+
 	# an A/A of the real clock (noise.t's) says nothing of this clock's noise
 	if [[ -r $state/aa.db ]]; then
 		rc=0
