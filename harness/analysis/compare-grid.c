@@ -39,22 +39,6 @@ static void kernel_label(const struct compare_grid *g, size_t k, char *buf, size
 		snprintf(buf, len, "%.*s", (int)rl, g->kernel[k]);
 }
 
-/* Whether variant v runs MGLRU (any enabled mode with bit 0). */
-static bool is_mglru(const struct ds_variant *v)
-{
-	return strcmp(v->lru, "classic") != 0 && strcmp(v->lru, "0") != 0 &&
-	       strcmp(v->lru, "0x0000") != 0;
-}
-
-/* The knobs but the LRU mode: variants of one grid differ only in kernel and LRU. */
-static bool same_knobs(const char *a, const char *b)
-{
-	const char *ka = strchr(a, ' '), *kb = strchr(b, ' ');
-
-	/* knobs start with lru_enabled=0x....; what follows must match */
-	return !strcmp(ka ? ka : "", kb ? kb : "");
-}
-
 int compare__grid_find(const struct dataset *ds, struct compare_grid *ret)
 {
 	struct compare_grid g = { 0 };
@@ -63,7 +47,7 @@ int compare__grid_find(const struct dataset *ds, struct compare_grid *ret)
 		const struct ds_variant *v = &ds->v[i];
 		size_t k;
 
-		if (!same_knobs(v->knobs, ds->v[0].knobs))
+		if (strcmp(ds_knobs_but_lru(v), ds_knobs_but_lru(&ds->v[0])))
 			return -ENOENT;
 		for (k = 0; k < g.nk; k++)
 			if (!strcmp(g.kernel[k], v->kernel))
@@ -75,9 +59,9 @@ int compare__grid_find(const struct dataset *ds, struct compare_grid *ret)
 			g.cell[k][0] = g.cell[k][1] = SIZE_MAX;
 			g.nk++;
 		}
-		if (g.cell[k][is_mglru(v)] != SIZE_MAX)
+		if (g.cell[k][ds_lru_mglru(v)] != SIZE_MAX)
 			return -ENOENT; /* two variants in one cell: not a grid */
-		g.cell[k][is_mglru(v)] = i;
+		g.cell[k][ds_lru_mglru(v)] = i;
 	}
 	if (g.nk < 2)
 		return -ENOENT;

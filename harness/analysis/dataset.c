@@ -463,14 +463,47 @@ int dataset__load(struct store *st, const char *baseline, struct dataset **ret)
 	return 0;
 }
 
+int ds_lru_enabled(const struct ds_variant *v, unsigned *ret)
+{
+	static const char key[] = "lru_enabled=";
+	const char *k = v->knobs;
+
+	/* the knobs' first word (campaign-record.c), or a later one in older stores */
+	for (; k && *k; k += strcspn(k, " "), k += strspn(k, " ")) {
+		if (strncmp(k, key, strlen(key)))
+			continue;
+		char w[24];
+
+		snprintf(w, sizeof(w), "%.*s", (int)strcspn(k + strlen(key), " "), k + strlen(key));
+		if (lru_mode_parse(w, ret) == 0)
+			return 0;
+	}
+	return v->lru ? lru_mode_parse(v->lru, ret) : -EINVAL;
+}
+
+bool ds_lru_mglru(const struct ds_variant *v)
+{
+	unsigned e;
+
+	if (ds_lru_enabled(v, &e) < 0)
+		return v->lru && strcmp(v->lru, "classic") != 0;
+	return e & 1;
+}
+
+const char *ds_knobs_but_lru(const struct ds_variant *v)
+{
+	const char *k = v->knobs ? v->knobs : "";
+
+	if (!strncmp(k, "lru_enabled=", strlen("lru_enabled="))) {
+		k += strcspn(k, " ");
+		k += strspn(k, " ");
+	}
+	return k;
+}
+
 bool ds_cross_lru(const struct dataset *ds, size_t a, size_t b)
 {
-	unsigned ea, eb;
-
-	if (lru_mode_parse(ds->v[a].lru, &ea) < 0 || lru_mode_parse(ds->v[b].lru, &eb) < 0)
-		return strcmp(ds->v[a].lru, ds->v[b].lru) != 0;
-	/* bit 0 switches MGLRU on; the other bits are its features */
-	return (ea & 1) != (eb & 1);
+	return ds_lru_mglru(&ds->v[a]) != ds_lru_mglru(&ds->v[b]);
 }
 
 void ds_kernels(const struct dataset *ds, char *buf, size_t len)

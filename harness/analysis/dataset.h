@@ -115,6 +115,22 @@ static inline const double *ds_vals(const struct dataset *ds, const struct ds_ro
 	return &r->vals[vi * ds->maxruns];
 }
 
+/*
+ * A variant's /sys/kernel/mm/lru_gen/enabled: its knobs' lru_enabled=0x....,
+ * the value the guest agent wrote and read back (agent-setup.c fails the run
+ * when the kernel shows another), else its lru word (classic, mglru, a mask);
+ * -EINVAL when neither says.
+ */
+int ds_lru_enabled(const struct ds_variant *v, unsigned *ret);
+/*
+ * Whether variant v ran MGLRU: bit 0 of ds_lru_enabled, the main switch
+ * (0x0002 and 0x0004 alone are the classic LRU with MGLRU's walker bits
+ * set, which nothing uses). The one place the harness decides it.
+ */
+bool ds_lru_mglru(const struct ds_variant *v);
+/* v's knobs after the LRU's own ("vm/swappiness=200 thp=never"; "" for none): two variants
+ * differ in the LRU alone when these match. */
+const char *ds_knobs_but_lru(const struct ds_variant *v);
 /* Whether variants a and b run different LRU implementations (classic vs any MGLRU mode). */
 bool ds_cross_lru(const struct dataset *ds, size_t a, size_t b);
 /* The kernels of the variants, space-separated, each once: the guest's release where known
