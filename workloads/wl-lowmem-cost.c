@@ -208,10 +208,14 @@ int main(int argc, char **argv)
 		wl_result_common(ops, t1 - t0, lat);
 		wl_result("kswapd_cpu_ms", kswapd_ns / 1e6);
 		wl_result("pgsteal", sk + sd);
-		wl_result("kswapd_ns_per_page", sk > 0 ? kswapd_ns / sk : 0);
-		wl_result("reclaim_ns_per_page",
-			  sk + sd > 0 ? (kswapd_ns + sys_ns) / (sk + sd) : 0);
-		wl_result("direct_pct", sk + sd > 0 ? 100.0 * sd / (sk + sd) : 0);
+		/* per page reclaimed: undefined (no value), not 0, when nothing was (a
+		 * kswapd spinning without reclaiming is no cheap reclaim) */
+		if (sk > 0)
+			wl_result("kswapd_ns_per_page", kswapd_ns / sk);
+		if (sk + sd > 0) {
+			wl_result("reclaim_ns_per_page", (kswapd_ns + sys_ns) / (sk + sd));
+			wl_result("direct_pct", 100.0 * sd / (sk + sd));
+		}
 		wl_result("psi_some_ms", (double)(c1.psi_us - c0.psi_us) / 1e3);
 		wl_result("locked_bytes", (double)locked);
 	}

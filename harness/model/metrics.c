@@ -306,6 +306,19 @@ static const char *row_text(size_t i)
 	return text[first];
 }
 
+bool metric__comparability_known(const char *kernel_release)
+{
+	struct kernel_version v;
+
+	if (!kernel_release || kernel_version_parse(kernel_release, &v) < 0)
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(comparability_table); i++)
+		if (kernel_version_in_range(v, comparability_table[i].from,
+					    comparability_table[i].until))
+			return true;
+	return false;
+}
+
 bool metric__comparable(const char *name, const char *kernel_release, const char **ret_reason)
 {
 	struct kernel_version v;

@@ -35,6 +35,13 @@ int metric__lookup_in(const struct source *const *sources, size_t n, const char 
  * if comparable; otherwise false and *ret_reason (static text) says why.
  */
 bool metric__comparable(const char *name, const char *kernel_release, const char **ret_reason);
+/*
+ * Whether the comparability table covers the kernel whose release is given:
+ * some row was read for it. On a kernel it does not cover, the metrics whose
+ * meaning depends on the LRU are marked not comparable for want of knowledge
+ * ("unknown"), which is no evidence that they differ.
+ */
+bool metric__comparability_known(const char *kernel_release);
 
 const char *metric_kind_name(enum metric_kind kind);
 
