@@ -26,7 +26,7 @@ static void claim_header(struct deck *d, struct page *pg, size_t ci, size_t s)
 	_cleanup_free_ char *id = xasprintf("%s  %s", c->id, c->title);
 	_cleanup_free_ char *v = deck_upper(claim_state_name(r->state));
 	_cleanup_free_ char *sentence = deck_wrap(c->sentence, deck_fit(0.94, 24), 2);
-	_cleanup_free_ char *dec = xasprintf("deciding: %s", r->why);
+	_cleanup_free_ char *dec = xasprintf("%s: %s", r->has_cmp ? "deciding" : "why", r->why);
 	_cleanup_free_ char *w = deck_wrap(dec, deck_fit(0.94, 19), 2);
 	_cleanup_free_ char *camp = deck_meta(d->data[s], "campaign", "?");
 	_cleanup_free_ char *from = xasprintf("data: %s (campaign %s)", d->src[s].db_path, camp);
@@ -141,7 +141,7 @@ static int page_signals(struct deck *d, struct page *pg, size_t ci, size_t s)
 	FILE *f;
 
 	/* C2 without MGLRU at a raised swappiness: the signal alone would be C1's evidence */
-	np = c->raised_swappiness && !r->has_cmp ? 0 : signal_rows(c, r, ds, maxp, rows);
+	np = c->at == CLAIM_AT_RAISED && !r->has_cmp ? 0 : signal_rows(c, r, ds, maxp, rows);
 	if (!np) {
 		no_data_body(pg, c);
 		return 0;
@@ -254,7 +254,7 @@ static int page_generations(struct deck *d, struct page *pg, size_t ci, size_t s
 	else
 		wl = xasprintf("%.*s", (int)strcspn(c->signals[0], ":"), c->signals[0]);
 	if (r->has_cmp)
-		order[no++] = claims__orientation(ds, r->cand) > 0 ? r->cand : ds->base;
+		order[no++] = r->cand; /* the deciding pair's MGLRU variant */
 	for (size_t i = 0; i < ds->nv && no < ARRAY_SIZE(order); i++)
 		order[no++] = i;
 	for (size_t k = 0; k < no && run < 0; k++) {

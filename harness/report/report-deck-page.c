@@ -21,6 +21,10 @@ const char *deck_state_color(enum claim_state s)
 		return "#009E73";
 	case CLAIM_CONTRADICTED:
 		return RED;
+	case CLAIM_KERNEL_DEPENDENT:
+		return "#E69F00";
+	case CLAIM_NOT_TESTED:
+		return "#999999";
 	case CLAIM_INCONCLUSIVE:
 		break;
 	}

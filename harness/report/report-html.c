@@ -230,14 +230,16 @@ static void claims_board(FILE *f, const struct report *rp)
 {
 	size_t n;
 	const struct claim *tab = claims__table(&n);
+	const struct analysis *an = rp->an;
+	struct claims_board b;
 
+	claims__board(&an, 1, &b);
 	fprintf(f, "<section id=\"claims\"><h2>Claims</h2>\n<table><thead><tr><th>claim</th>"
 		   "<th>verdict</th><th>deciding numbers</th><th>key plot</th></tr></thead><tbody>\n");
 	for (size_t c = 0; c < n; c++) {
-		struct claim_result r;
+		const struct claim_result r = b.merged[c];
 		const char *plot = plot_set__find(&rp->plots, tab[c].plot);
 
-		claims__decide(&tab[c], rp->an, &r);
 		fprintf(f, "<tr><td>%s: ", tab[c].id);
 		escape_xml(f, tab[c].sentence);
 		fprintf(f, "</td><td><strong>%s</strong></td><td>", claim_state_name(r.state));
@@ -253,8 +255,17 @@ static void claims_board(FILE *f, const struct report *rp)
 			escape_xml(f, tab[c].plans);
 		}
 		fprintf(f, "</td></tr>\n");
+		for (size_t k = 0; b.nk > 1 && k < b.nk; k++) { /* claim x kernel */
+			fprintf(f, "<tr><td>%s on ", tab[c].id);
+			escape_xml(f, b.kernel[k]);
+			fprintf(f, "</td><td>%s</td><td>",
+				claim_state_name(b.by_kernel[k * n + c].state));
+			escape_xml(f, b.by_kernel[k * n + c].why);
+			fprintf(f, "</td><td></td></tr>\n");
+		}
 	}
 	fprintf(f, "</tbody></table></section>\n");
+	claims_board__clear(&b);
 }
 
 static void verdicts(FILE *f, const struct report *rp)

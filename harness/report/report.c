@@ -33,21 +33,28 @@ static void md_claims(const struct report *rp, FILE *f)
 {
 	size_t n;
 	const struct claim *tab = claims__table(&n);
+	const struct analysis *an = rp->an;
+	struct claims_board b;
 
+	claims__board(&an, 1, &b);
 	fprintf(f, "## Claims\n\n| claim | verdict | deciding numbers | key plot |\n|---|---|---|---|\n");
 	for (size_t c = 0; c < n; c++) {
-		struct claim_result r;
+		const struct claim_result r = b.merged[c];
 		const char *plot = plot_set__find(&rp->plots, tab[c].plot);
 
-		claims__decide(&tab[c], rp->an, &r);
 		fprintf(f, "| %s: %s | **%s** | %s | ", tab[c].id, tab[c].sentence,
 			claim_state_name(r.state), r.why);
 		if (plot)
 			fprintf(f, "[%s](plots/%s.svg) |\n", plot, plot);
 		else
 			fprintf(f, "none (%s) |\n", tab[c].plans);
+		for (size_t k = 0; b.nk > 1 && k < b.nk; k++) /* claim x kernel */
+			fprintf(f, "| %s on %s | %s | %s | |\n", tab[c].id, b.kernel[k],
+				claim_state_name(b.by_kernel[k * n + c].state),
+				b.by_kernel[k * n + c].why);
 	}
 	fprintf(f, "\n");
+	claims_board__clear(&b);
 }
 
 /* A duration in ns as "850 us", "4.42 ms", "1.20 s"; "-" for NAN. */
