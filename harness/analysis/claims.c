@@ -413,8 +413,9 @@ static void decide_test(const struct claim *c, const struct analysis *an, const 
 	if (!find_pair(c, ds, kernel, &a, &b)) {
 		no_cmp(r, CLAIM_NOT_TESTED);
 		snprintf(r->why, sizeof(r->why),
-			 "no classic/MGLRU pair differing in the LRU alone%s: run %s",
-			 c->at == CLAIM_AT_RAISED ? " at a raised vm.swappiness (both LRUs)" : "",
+			 "no classic/MGLRU pair differing in the LRU alone at %s: run %s",
+			 c->at == CLAIM_AT_RAISED ? "a raised vm.swappiness (both LRUs)" :
+						    "vm.swappiness 60",
 			 c->plans);
 		return;
 	}
@@ -772,7 +773,7 @@ void claims__board(const struct analysis *const *an, size_t nsrc, struct claims_
 
 				if (!here) {
 					no_cmp(r, CLAIM_NOT_TESTED);
-					snprintf(r->why, sizeof(r->why), "not run on this kernel");
+					snprintf(r->why, sizeof(r->why), "%s", CLAIM_NOT_RUN);
 					continue;
 				}
 				if (tab[c].rule == CLAIM_MIXED || tab[c].rule == CLAIM_COMPARABILITY) {

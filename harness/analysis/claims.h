@@ -83,6 +83,8 @@ enum claim_knobs {
 };
 
 #define CLAIM_MAX_SIGNALS 4
+/* The why of a board cell whose source has no pair on that kernel. */
+#define CLAIM_NOT_RUN "not run on this kernel"
 /* The kernel default of vm.swappiness, for variants that do not set it. */
 #define CLAIM_DEFAULT_SWAPPINESS 60
 

@@ -126,7 +126,7 @@ int cmd_claims(int argc, char **argv)
 				const struct claim_result *r =
 					&b.cell[((size_t)d * b.nk + k) * b.n + i];
 
-				if (!strcmp(r->why, "not run on this kernel"))
+				if (!strcmp(r->why, CLAIM_NOT_RUN))
 					continue;
 				printf("    %.*s: %-12s %s  [%s, campaign %s; plans %s]\n",
 				       (int)strcspn(b.kernel[k], " "), b.kernel[k],

@@ -117,15 +117,18 @@ static char *counts_text(const struct deck *d)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
+	bool first = true;
 
-	for (size_t i = 0, first = 1; i < ARRAY_SIZE(order); i++) {
+	if (!f)
+		return xstrdup("");
+	for (size_t i = 0; i < ARRAY_SIZE(order); i++) {
 		size_t k = 0;
 
 		for (size_t c = 0; c < d->b->n; c++)
 			k += d->b->merged[c].state == order[i];
 		if (k || order[i] == CLAIM_SUPPORTED || order[i] == CLAIM_CONTRADICTED) {
 			fprintf(f, "%s%zu %s", first ? "" : ", ", k, claim_state_name(order[i]));
-			first = 0;
+			first = false;
 		}
 	}
 	fclose(f);
