@@ -8,6 +8,12 @@
  * little memory left churns through global reclaim (kswapd, and direct
  * reclaim when kswapd falls behind). The plan's memcg needs no limit.
  *
+ * MGLRU's page-table walk skips mlocked VMAs, so mlocked memory alone never
+ * makes it work: `hot-anon` of MemTotal is mapped anonymous memory, not
+ * locked, that the read loop keeps touching (hot-touch pages after each
+ * read, round-robin), so that aging has mapped, young anon to find
+ * (claims.c reads hot_anon_bytes as C4's precondition).
+ *
  * Costs over the measured phase: kswapd's CPU time, per page kswapd
  * reclaimed; (kswapd CPU + this workload's system time) per page reclaimed
  * in all, an upper bound of reclaim CPU per page since system time also
@@ -20,6 +26,8 @@ struct opts {
 	double f_locked;
 	double f_shmem;
 	double f_churn;
+	double f_hot;
+	uint64_t hot_touch;
 	uint64_t chunk;
 	uint64_t duration_ms;
 	uint64_t seed;
@@ -30,13 +38,17 @@ WORKLOAD_DEF(lowmem_cost) = {
 	WL_NAME("lowmem-cost"),
 	.claims = "C4",
 	.decides = "reclaim_ns_per_page kswapd_cpu_ms",
-	.description = "a small machine mostly full of mlocked (and shmem) memory, a file set "
-		       "churning through the rest: what global reclaim costs; one op = one read",
+	.description = "a small machine mostly full of mlocked (and shmem) memory and hot mapped "
+		       "anon, a file set churning through the rest: what global reclaim costs; "
+		       "one op = one read",
 	.params = (const struct wl_param[]){
 		PARAM_FRACTION("locked", f_locked, "0.6", 0, 0.95, "share of MemTotal mlocked"),
 		PARAM_FRACTION("shmem", f_shmem, "0", 0, 0.95,
 			       "share of MemTotal in shmem (no swap: pinned)"),
 		PARAM_FRACTION("churn", f_churn, "0.4", 0.01, 8, "file set as a share of MemTotal"),
+		PARAM_FRACTION("hot-anon", f_hot, "0", 0, 0.95,
+			       "share of MemTotal mapped anonymous, not locked, kept hot"),
+		PARAM_U64("hot-touch", hot_touch, "16", "hot-anon pages written after each read"),
 		PARAM_SIZE("chunk", chunk, "64K", "pread() size over the file set"),
 		PARAM_DURATION("duration", duration_ms, "20s", "measured phase"),
 		PARAM_SEED(seed),
@@ -55,6 +67,8 @@ WORKLOAD_DEF(lowmem_cost) = {
 		METRIC("psi_some_ms", "ms", "lower",
 		       "memory pressure stall (PSI some) over the phase"),
 		METRIC("locked_bytes", "bytes", "none", "bytes mlocked"),
+		METRIC("hot_anon_bytes", "bytes", "none",
+		       "mapped anonymous bytes, not locked, touched through the phase"),
 		{},
 	},
 	WL_SCRATCH(dir),
@@ -103,7 +117,7 @@ static double tv_ns(const struct timeval *tv)
 int main(int argc, char **argv)
 {
 	const long page = sysconf(_SC_PAGESIZE);
-	uint64_t total, locked, shmem, churn;
+	uint64_t total, locked, shmem, churn, hot, hot_pages = 0, hot_next = 0;
 	struct opts o = { 0 };
 	_cleanup_free_ char *path = NULL, *buf = NULL;
 	_cleanup_free_ struct wl_hist *lat = xcalloc(1, sizeof(*lat));
@@ -112,16 +126,16 @@ int main(int argc, char **argv)
 	struct rusage ru0, ru1;
 	struct wl_rng rng;
 	uint64_t nchunks, ops = 0, t0, t1, deadline;
-	unsigned char *lk;
+	unsigned char *lk, *hm = NULL;
 	int r;
 
 	r = wl_opts_parse(&wl_def_lowmem_cost, argc, argv, &o);
 	if (r != 0)
 		return r < 0 ? 2 : 0;
-	if (o.f_locked + o.f_shmem > 0.95 || !o.chunk || o.chunk % (uint64_t)page ||
+	if (o.f_locked + o.f_shmem + o.f_hot > 0.95 || !o.chunk || o.chunk % (uint64_t)page ||
 	    !o.duration_ms) {
-		fprintf(stderr, "wl-lowmem-cost: need locked + shmem <= 0.95, a chunk that is a "
-				"multiple of the page size, a duration\n");
+		fprintf(stderr, "wl-lowmem-cost: need locked + shmem + hot-anon <= 0.95, a chunk "
+				"that is a multiple of the page size, a duration\n");
 		return 2;
 	}
 	r = wl_mem_total(&total);
@@ -134,6 +148,7 @@ int main(int argc, char **argv)
 	locked = (uint64_t)(o.f_locked * (double)total) / (uint64_t)page * (uint64_t)page;
 	shmem = (uint64_t)(o.f_shmem * (double)total) / (uint64_t)page * (uint64_t)page;
 	churn = (uint64_t)(o.f_churn * (double)total) / o.chunk * o.chunk;
+	hot = (uint64_t)(o.f_hot * (double)total) / (uint64_t)page * (uint64_t)page;
 	if (churn < 2 * o.chunk) {
 		fprintf(stderr, "wl-lowmem-cost: file set of %llu bytes is under two chunks\n",
 			(unsigned long long)churn);
@@ -173,6 +188,17 @@ int main(int argc, char **argv)
 		munmap(sm, shmem);
 	}
 
+	if (hot) {
+		hm = mmap(NULL, hot, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (hm == MAP_FAILED) {
+			fprintf(stderr, "wl-lowmem-cost: hot anon %llu bytes: %s\n",
+				(unsigned long long)hot, strerror(errno));
+			return 1;
+		}
+		fill(hm, hot, page);
+		hot_pages = hot / (uint64_t)page;
+	}
+
 	buf = xcalloc(1, o.chunk);
 	nchunks = churn / o.chunk;
 	wl_rng_seed(&rng, o.seed);
@@ -191,6 +217,11 @@ int main(int argc, char **argv)
 		}
 		b = wl_now_ns();
 		wl_hist_add(lat, b - a);
+		/* keep the mapped anon young: the walker's work (not timed with the read) */
+		for (uint64_t k = 0; hot_pages && k < o.hot_touch; k++) {
+			hm[hot_next * (uint64_t)page] ^= 1;
+			hot_next = (hot_next + 1) % hot_pages;
+		}
 		ops++;
 		if (b >= deadline)
 			break;
@@ -218,6 +249,7 @@ int main(int argc, char **argv)
 		}
 		wl_result("psi_some_ms", (double)(c1.psi_us - c0.psi_us) / 1e3);
 		wl_result("locked_bytes", (double)locked);
+		wl_result("hot_anon_bytes", (double)hot);
 	}
 	return 0;
 }

@@ -239,7 +239,7 @@ static void test_primary_only(void **state)
 	fx_level(ds, "mix:steal_attributed", "ratio", false, (const double[]){ 0.95, 0.95 });
 	an = analyse(ds);
 	/* no primary signal: the global counter does not stand in for it */
-	assert_int_equal(decide(an, "C1", &r), CLAIM_INCONCLUSIVE);
+	assert_int_equal(decide(an, "C1", &r), CLAIM_NOT_TESTED);
 	assert_false(r.has_cmp);
 	assert_non_null(strstr(r.why, "mix:anon_steal_pct not measured"));
 	analysis__free(an);
@@ -412,25 +412,33 @@ static void test_c3_absolute(void **state)
 	}
 }
 
-/* C4: cost per page; not tested when nothing was reclaimed (no per-page value). */
+/*
+ * C4: cost per page. Not tested where the walk has nothing to do (the old
+ * scenario: everything mlocked, which MGLRU's walker skips) or where nothing
+ * was reclaimed (no cost per page, not a cost of 0).
+ */
 static void test_c4(void **state)
 {
 	struct claim_result r;
 	(void)state;
 
-	for (int k = 0; k < 3; k++) {
+	for (int k = 0; k < 4; k++) {
 		struct dataset *ds = fx(PAIR, 2, 6);
 		struct analysis *an;
+		double hot = k == 2 ? 0 : 1e8;
 
-		if (k < 2)
+		if (k != 3)
 			fx_level(ds, "low:reclaim_ns_per_page", "ns", true,
-				 (const double[]){ 2000, k ? 1500 : 3000 });
-		fx_level(ds, "low:pgsteal", "pages", false,
-			 (const double[]){ k == 2 ? 0 : 9000, k == 2 ? 0 : 9000 });
+				 (const double[]){ 2000, k == 1 ? 1500 : 3000 });
+		fx_level(ds, "low:hot_anon_bytes", "bytes", false, (const double[]){ hot, hot });
 		an = analyse(ds);
 		decide(an, "C4", &r);
 		assert_int_equal(r.state, k == 0 ? CLAIM_SUPPORTED :
 				 k == 1 ? CLAIM_CONTRADICTED : CLAIM_NOT_TESTED);
+		if (k == 2)
+			assert_non_null(strstr(r.why, "mechanism not engaged"));
+		if (k == 3)
+			assert_non_null(strstr(r.why, "low:reclaim_ns_per_page not measured"));
 		analysis__free(an);
 	}
 }
