@@ -605,6 +605,98 @@ static void test_board(void **state)
 	}
 }
 
+/*
+ * Every test-decided claim on one synthetic campaign shape (classic and
+ * MGLRU at swappiness 60 and 200, 6 blocks), four ways: planted true,
+ * planted false, the mechanism not engaged (the precondition below its
+ * minimum on one side) and too few blocks (the claim's own pair measured in
+ * one block). The first four values of each plant are the variants' means
+ * in the order classic, mglru, classic-swappiness200, mglru-swappiness200.
+ */
+struct plant {
+	const char *id, *primary, *unit, *pre;
+	double pre_on, pre_off;
+	double yes[4], no[4];
+};
+
+static const struct plant PLANTS[] = {
+	/* C1: MGLRU's anon share of mix's reclaim a third of classic's, or the same */
+	{ "C1", "mix:anon_steal_pct", "pct", "mix:steal_attributed", 0.97, 0.3,
+	  { 30, 10, 50, 20 }, { 30, 31, 50, 51 } },
+	/* C2: at 200 still a third (C1 holds in both plants), or caught up */
+	{ "C2", "mix:anon_steal_pct", "pct", "mix:steal_attributed", 0.97, 0.3,
+	  { 30, 10, 50, 20 }, { 30, 10, 50, 51 } },
+	/* C3: MGLRU reclaims 1.33x what was asked, or 1.0x (classic 1.42x both times) */
+	{ "C3", "pr:reclaim_ratio", "ratio", "pr:reclaimed_bytes", 8 << 20, 0,
+	  { 1.42, 1.33, 1.42, 1.33 }, { 1.42, 1.0, 1.42, 1.0 } },
+	/* C4: 1.5x the CPU per page, or three quarters of it */
+	{ "C4", "low:reclaim_ns_per_page", "ns", "low:hot_anon_bytes", 1e8, 0,
+	  { 2000, 3000, 2000, 3000 }, { 2000, 1500, 2000, 1500 } },
+	/* C5: app switches 40% slower, or 20% faster */
+	{ "C5", "apps:switch_p90", "ms", "apps:retouch_majflt", 300, 0,
+	  { 50, 70, 50, 70 }, { 50, 40, 50, 40 } },
+	/* C6: twice the hot set's warm faults, or the same */
+	{ "C6", "stride:majflt_warm", "faults", "stride:passes_done", 4, 1,
+	  { 400, 800, 400, 800 }, { 400, 402, 400, 402 } },
+};
+
+enum planting { PLANT_TRUE, PLANT_FALSE, PLANT_NOT_ENGAGED, PLANT_FEW_BLOCKS };
+
+static enum claim_state plant(const struct plant *p, enum planting how, struct claim_result *r)
+{
+	static const struct vspec vs[] = {
+		{ "classic", "classic", K61, "" },
+		{ "mglru", "mglru", K61, "" },
+		{ "classic-swappiness200", "classic", K61, "vm/swappiness=200" },
+		{ "mglru-swappiness200", "mglru", K61, "vm/swappiness=200" },
+	};
+	static const double wiggle[6] = { 0.01, -0.012, 0.004, 0.008, -0.006, -0.004 };
+	const size_t n = 6, raised = !strcmp(p->id, "C2") ? 2 : 0; /* the claim's pair */
+	struct dataset *ds = fx(vs, 4, n);
+	const double *mean = how == PLANT_FALSE ? p->no : p->yes;
+	double vals[4 * 6], pre[4 * 6];
+	struct analysis *an;
+	enum claim_state st;
+
+	for (size_t v = 0; v < 4; v++)
+		for (size_t i = 0; i < n; i++) {
+			bool few = how == PLANT_FEW_BLOCKS && i > 0 && (v == raised || v == raised + 1);
+
+			vals[v * n + i] = few ? NAN : mean[v] * (1 + wiggle[i] * (1 + 0.3 * (double)v));
+			pre[v * n + i] = how == PLANT_NOT_ENGAGED && v == raised + 1 ? p->pre_off :
+										  p->pre_on;
+		}
+	fx_row(ds, p->primary, p->unit, true, vals);
+	fx_row(ds, p->pre, "", false, pre);
+	an = analyse(ds);
+	st = decide(an, p->id, r);
+	analysis__free(an);
+	return st;
+}
+
+static void test_each_claim(void **state)
+{
+	(void)state;
+
+	for (size_t i = 0; i < ARRAY_SIZE(PLANTS); i++) {
+		const struct plant *p = &PLANTS[i];
+		struct claim_result r;
+
+		print_message("%s\n", p->id);
+		assert_int_equal(plant(p, PLANT_TRUE, &r), CLAIM_SUPPORTED);
+		assert_true(r.has_cmp);
+		assert_non_null(strstr(r.why, p->primary));
+		assert_non_null(strstr(r.why, p->pre)); /* the evidence on the line */
+		assert_int_equal(plant(p, PLANT_FALSE, &r), CLAIM_CONTRADICTED);
+		assert_true(r.has_cmp);
+		assert_int_equal(plant(p, PLANT_NOT_ENGAGED, &r), CLAIM_NOT_TESTED);
+		assert_false(r.has_cmp);
+		assert_non_null(strstr(r.why, "mechanism not engaged"));
+		assert_int_equal(plant(p, PLANT_FEW_BLOCKS, &r), CLAIM_INCONCLUSIVE);
+		assert_non_null(strstr(r.why, "needed"));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -614,7 +706,7 @@ int main(void)
 		cmocka_unit_test(test_c2),	       cmocka_unit_test(test_c3_absolute),
 		cmocka_unit_test(test_c4),	       cmocka_unit_test(test_c7),
 		cmocka_unit_test(test_c8),	       cmocka_unit_test(test_merge_order),
-		cmocka_unit_test(test_board),
+		cmocka_unit_test(test_board),	       cmocka_unit_test(test_each_claim),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
