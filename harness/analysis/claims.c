@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The claims table and the rules that decide each claim on a campaign (claims.h). */
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +24,7 @@ static const struct claim claims[] = {
 	  .direction = -1, .rule = CLAIM_DIRECTION,
 	  .pre = "mix:steal_attributed", .pre_min = 0.9,
 	  .pre_what = "mix's own reclaim is >= 90% of the guest's",
-	  .at = CLAIM_AT_DEFAULT, .plot = "gen-mglru" },
+	  .at = CLAIM_AT_DEFAULT, .plot = "gen-mglru", .by_mechanism = true },
 	{ .id = "C2", .title = "swappiness does not fix it",
 	  .sentence = "swappiness does not fix the anon/file imbalance under MGLRU: at a raised "
 		      "vm.swappiness MGLRU still reclaims less anon than classic does",
@@ -49,7 +51,7 @@ static const struct claim claims[] = {
 	  .direction = +1, .rule = CLAIM_DIRECTION,
 	  .pre = "low:hot_anon_bytes", .pre_min = 1,
 	  .pre_what = "mapped anon, not mlocked, kept hot: the page-table walk has work",
-	  .at = CLAIM_AT_DEFAULT, .plot = "bars" },
+	  .at = CLAIM_AT_DEFAULT, .plot = "bars", .by_mechanism = true },
 	{ .id = "C5", .title = "no foreground notion",
 	  .sentence = "MGLRU has no notion of foreground apps (nor has classic: tested as its "
 		      "consequence, slower app switches under MGLRU)",
@@ -66,7 +68,7 @@ static const struct claim claims[] = {
 	  .direction = +1, .rule = CLAIM_DIRECTION,
 	  .pre = "stride:passes_done", .pre_min = 2,
 	  .pre_what = "the mapped file was walked again after its first pass",
-	  .at = CLAIM_AT_DEFAULT, .plot = "bars" },
+	  .at = CLAIM_AT_DEFAULT, .plot = "bars", .by_mechanism = true },
 	{ .id = "C7", .title = "regressions and gains",
 	  .sentence = "MGLRU regresses some workloads and improves others",
 	  .plans = "claims.ini, full.ini (more workloads)", .signals = { NULL },
@@ -403,12 +405,34 @@ static void test_absolute(const struct claim *c, const struct dataset *ds, size_
 	}
 }
 
-static void decide_test(const struct claim *c, const struct analysis *an, const char *kernel,
+/* Claim c on pair (a classic, b MGLRU): its precondition, then its primary signal. */
+static void decide_pair(const struct claim *c, const struct analysis *an, size_t a, size_t b,
 			double level, struct claim_result *r)
 {
 	const struct dataset *ds = an->ds;
 	const struct ds_row *row;
 	char ev[192];
+
+	if (!precondition(c, ds, a, b, r, ev, sizeof(ev)))
+		return;
+	row = find_row(ds, c->signals[0]);
+	if (!row) { /* e.g. no cost per page where nothing was reclaimed: not a test */
+		no_cmp(r, CLAIM_NOT_TESTED);
+		appendf(r, "%s not measured: run %s", c->signals[0], c->plans);
+	} else if (c->rule == CLAIM_ABSOLUTE) {
+		test_absolute(c, ds, a, b, row, an->o.min_effect, level, r);
+	} else {
+		test_direction(c, ds, a, b, row, an->o.min_effect, level, r);
+	}
+	/* the numbers first (a scoreboard line may show no more), then what engaged it */
+	if (*ev)
+		appendf(r, "; %s", ev);
+}
+
+static void decide_test(const struct claim *c, const struct analysis *an, const char *kernel,
+			double level, struct claim_result *r)
+{
+	const struct dataset *ds = an->ds;
 	size_t a, b;
 
 	if (!find_pair(c, ds, kernel, &a, &b)) {
@@ -432,20 +456,151 @@ static void decide_test(const struct claim *c, const struct analysis *an, const 
 			return;
 		}
 	}
-	if (!precondition(c, ds, a, b, r, ev, sizeof(ev)))
-		return;
-	row = find_row(ds, c->signals[0]);
-	if (!row) { /* e.g. no cost per page where nothing was reclaimed: not a test */
-		no_cmp(r, CLAIM_NOT_TESTED);
-		appendf(r, "%s not measured: run %s", c->signals[0], c->plans);
-	} else if (c->rule == CLAIM_ABSOLUTE) {
-		test_absolute(c, ds, a, b, row, an->o.min_effect, level, r);
-	} else {
-		test_direction(c, ds, a, b, row, an->o.min_effect, level, r);
+	decide_pair(c, an, a, b, level, r);
+}
+
+static double default_level(const struct analysis *an, double level)
+{
+	return level > 0 && level < 1 ? level : 1 - an->o.alpha / (double)test_claims();
+}
+
+int claims__curve(const struct claim *c, const struct analysis *an, const char *kernel,
+		  double level, struct claim_curve *ret)
+{
+	const struct dataset *ds = an->ds;
+	_cleanup_free_ double *sc = NULL, *sm = NULL; /* classic's and MGLRU's slopes */
+	double *slopes[2];
+
+	memset(ret, 0, sizeof(*ret));
+	if (c->at != CLAIM_AT_RAISED || !is_test_rule(c->rule))
+		return -ENOENT;
+	ret->row = find_row(ds, c->signals[0]);
+	if (!ret->row)
+		return -ENOENT;
+	level = default_level(an, level);
+	/* the points: the first pair (full MGLRU mode) at each swappiness, in ascending order */
+	for (size_t a = 0; a < ds->nv; a++) {
+		int sw = swappiness(&ds->v[a]);
+		size_t at = ret->np, best = SIZE_MAX;
+		unsigned e, be = 0;
+
+		if (!on_kernel(&ds->v[a], kernel))
+			continue;
+		for (size_t b = 0; b < ds->nv; b++)
+			if (claims__pair_ok(ds, a, b) && ds_lru_enabled(&ds->v[b], &e) == 0 &&
+			    (best == SIZE_MAX || e > be))
+				best = b, be = e;
+		if (best == SIZE_MAX)
+			continue;
+		for (size_t i = 0; i < ret->np && at == ret->np; i++)
+			if (ret->swappiness[i] >= sw)
+				at = i;
+		if ((at < ret->np && ret->swappiness[at] == sw) || ret->np == CLAIM_CURVE_MAX)
+			continue;
+		for (size_t i = ret->np; i > at; i--) {
+			ret->swappiness[i] = ret->swappiness[i - 1];
+			ret->var[0][i] = ret->var[0][i - 1];
+			ret->var[1][i] = ret->var[1][i - 1];
+		}
+		ret->swappiness[at] = sw;
+		ret->var[0][at] = a;
+		ret->var[1][at] = best;
+		ret->np++;
 	}
-	/* the numbers first (a scoreboard line may show no more), then what engaged it */
-	if (*ev)
-		appendf(r, "; %s", ev);
+	if (ret->np < 2)
+		return -ENOENT;
+	/* the blocks (repetitions) that ran every point of both LRUs: a slope each */
+	slopes[0] = sc = xcalloc(ds->maxruns + 1, sizeof(double));
+	slopes[1] = sm = xcalloc(ds->maxruns + 1, sizeof(double));
+	for (size_t l = 0; l < 2; l++)
+		for (size_t p = 0; p < ret->np; p++)
+			ret->mean[l][p] = NAN;
+	{
+		double sum[2][CLAIM_CURVE_MAX] = { { 0 } }, xbar = 0, sxx = 0;
+
+		for (size_t p = 0; p < ret->np; p++)
+			xbar += ret->swappiness[p] / 100.0 / (double)ret->np;
+		for (size_t p = 0; p < ret->np; p++)
+			sxx += pow(ret->swappiness[p] / 100.0 - xbar, 2);
+		for (int rep = 0; rep < (int)ds->maxruns; rep++) {
+			double y[2][CLAIM_CURVE_MAX];
+			bool all = true;
+
+			for (size_t l = 0; l < 2 && all; l++)
+				for (size_t p = 0; p < ret->np && all; p++) {
+					size_t v = ret->var[l][p], k;
+					const double *x = ds_vals(ds, ret->row, v);
+
+					for (k = 0; k < ret->row->n[v]; k++)
+						if (ret->row->reps[v * ds->maxruns + k] == rep)
+							break;
+					all = k < ret->row->n[v] && !isnan(x[k]);
+					if (all)
+						y[l][p] = x[k];
+				}
+			if (!all)
+				continue;
+			for (size_t l = 0; l < 2; l++) {
+				double sxy = 0;
+
+				for (size_t p = 0; p < ret->np; p++) {
+					sxy += (ret->swappiness[p] / 100.0 - xbar) * y[l][p];
+					sum[l][p] += y[l][p];
+				}
+				slopes[l][ret->blocks] = sxy / sxx;
+			}
+			ret->blocks++;
+		}
+		for (size_t l = 0; l < 2; l++)
+			for (size_t p = 0; p < ret->np && ret->blocks; p++)
+				ret->mean[l][p] = sum[l][p] / (double)ret->blocks;
+	}
+	for (size_t l = 0; l < 2; l++) {
+		ret->slope[l] = ret->lo[l] = ret->hi[l] = NAN;
+		if (ret->blocks >= VERDICT_MIN_BLOCKS) {
+			double m = stats__mean(slopes[l], ret->blocks);
+			double half = stats__mean_ci_half(
+				ret->blocks, sqrt(stats__var(slopes[l], ret->blocks, m)), level);
+
+			ret->slope[l] = m, ret->lo[l] = m - half, ret->hi[l] = m + half;
+		} else if (ret->blocks) {
+			ret->slope[l] = slopes[l][0];
+		}
+	}
+	return 0;
+}
+
+size_t claims__mechanisms(const struct claim *c, const struct analysis *an, const char *kernel,
+			  double level, struct claim_mechanism *ret, size_t max)
+{
+	const struct dataset *ds = an->ds;
+	size_t a, b, n = 0;
+
+	if (!c->by_mechanism || !is_test_rule(c->rule) || !find_pair(c, ds, kernel, &a, &b))
+		return 0;
+	level = default_level(an, level);
+	for (size_t v = 0; v < ds->nv && max; v++) {
+		unsigned e = 0;
+		size_t at = n;
+
+		if (!claims__pair_ok(ds, a, v))
+			continue;
+		ds_lru_enabled(&ds->v[v], &e);
+		for (size_t i = 0; i < n && at == n; i++)
+			if (ret[i].enabled >= e)
+				at = i;
+		if ((at < n && ret[at].enabled == e) || at == max)
+			continue; /* the first variant of a mode stands for it; the lowest max modes */
+		if (n == max)
+			n--; /* the highest drops out */
+		memmove(&ret[at + 1], &ret[at], (n - at) * sizeof(*ret));
+		memset(&ret[at], 0, sizeof(*ret));
+		ret[at].enabled = e;
+		ret[at].r.change = ret[at].r.ci_lo = ret[at].r.ci_hi = NAN;
+		decide_pair(c, an, a, v, level, &ret[at].r);
+		n++;
+	}
+	return n >= 2 ? n : 0;
 }
 
 /*
@@ -602,8 +757,7 @@ void claims__decide(const struct claim *c, const struct analysis *an, const char
 {
 	memset(r, 0, sizeof(*r));
 	r->change = r->ci_lo = r->ci_hi = NAN;
-	if (!(level > 0 && level < 1))
-		level = 1 - an->o.alpha / (double)test_claims();
+	level = default_level(an, level);
 	switch (c->rule) {
 	case CLAIM_DIRECTION:
 	case CLAIM_ABSOLUTE:

@@ -104,6 +104,7 @@ struct claim {
 	const char *gate;     /* a claim that must be supported in the same data first, or NULL */
 	enum claim_knobs at;
 	const char *plot;     /* the key plot: the first of a report's plots whose name holds this */
+	bool by_mechanism;    /* about MGLRU's cost or placement: shown per lru_gen/enabled mode */
 };
 
 struct claim_result {
@@ -114,6 +115,37 @@ struct claim_result {
 	size_t row;	  /* in the dataset */
 	size_t base, cand; /* the pair: the classic and the MGLRU variant */
 };
+
+/* Claim c with one MGLRU mode against the classic side of its pair. */
+struct claim_mechanism {
+	unsigned enabled;     /* the MGLRU side's lru_gen/enabled (lru = 1, 3, 7, ...) */
+	struct claim_result r;
+};
+
+#define CLAIM_CURVE_MAX 8
+/* A CLAIM_AT_RAISED claim's primary signal over vm.swappiness, per LRU. */
+struct claim_curve {
+	const struct ds_row *row;	  /* the primary signal */
+	size_t np;			  /* swappiness values with a pair, ascending */
+	int swappiness[CLAIM_CURVE_MAX];
+	size_t var[2][CLAIM_CURVE_MAX];	  /* [0] classic, [1] MGLRU: the variant at each point */
+	double mean[2][CLAIM_CURVE_MAX];  /* its mean over the blocks of the slopes */
+	/* least-squares slope per 100 of swappiness, per block, then its t interval at level;
+	 * NAN with fewer than 2 blocks that ran every point */
+	double slope[2], lo[2], hi[2];
+	size_t blocks;			  /* the blocks that ran every point of both LRUs */
+};
+
+/*
+ * The curve of claim c (CLAIM_AT_RAISED: C2) on kernel: for each vm.swappiness
+ * at which a classic/MGLRU pair differing in the LRU alone ran (the first
+ * pair in variant order, the full MGLRU mode), each LRU's mean and, over
+ * the blocks that ran every point, each LRU's slope. Descriptive: the
+ * claim is decided at its raised point (claims__decide). 0, or -ENOENT
+ * when c has no curve there (another rule, fewer than 2 points, no signal).
+ */
+int claims__curve(const struct claim *c, const struct analysis *an, const char *kernel,
+		  double level, struct claim_curve *ret);
 
 /*
  * The claims over several campaigns, claim x kernel: each claim decided on
@@ -149,6 +181,17 @@ const char *claim_state_name(enum claim_state s);
  */
 void claims__decide(const struct claim *c, const struct analysis *an, const char *kernel,
 		    double level, struct claim_result *ret);
+/*
+ * Which of MGLRU's mechanisms carries claim c's effect on kernel: each
+ * MGLRU mode the campaign ran beside the classic side of c's pair (lru = 1
+ * core, 3 + page-table walk, 7 + non-leaf young), decided against that
+ * classic variant by the claim's own rule, precondition and level: the
+ * lowest max modes, in ascending lru_gen/enabled order, into ret[0..max).
+ * Descriptive: the claim's verdict stays the full mode's (claims__decide).
+ * Returns how many, 0 unless c is by_mechanism and two modes or more paired.
+ */
+size_t claims__mechanisms(const struct claim *c, const struct analysis *an, const char *kernel,
+			  double level, struct claim_mechanism *ret, size_t max);
 /* Whether variants a (classic) and b (MGLRU) differ in the LRU alone. */
 bool claims__pair_ok(const struct dataset *ds, size_t a, size_t b);
 /* +1 when variant cand is an MGLRU variant paired with a classic baseline, -1 the reverse, 0

@@ -6,12 +6,14 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "claims.h"
 #include "cmd.h"
+#include "plan.h"
 #include "report-deck.h"
 #include "store.h"
 #include "util.h"
@@ -28,6 +30,55 @@ static const char usage[] =
 	"  exit 0, 2 on an error (a deck that could not be written included),\n"
 	"       3 when no claim was tested (no classic/MGLRU pair differing in the LRU alone\n"
 	"       measured one)\n";
+
+/* Claim cl on kernel of an: one line per MGLRU mode when several ran (claims__mechanisms). */
+static void print_mechanisms(const struct claim *cl, const struct analysis *an, const char *kernel,
+			     double level)
+{
+	struct claim_mechanism m[8];
+	size_t n = claims__mechanisms(cl, an, kernel, level, m, ARRAY_SIZE(m));
+
+	for (size_t i = 0; i < n; i++) {
+		const struct claim_result *r = &m[i].r;
+
+		printf("      lru 0x%04x %-40s %-12s", m[i].enabled,
+		       lru_mode_mechanisms(m[i].enabled), claim_state_name(r->state));
+		if (r->has_cmp)
+			printf(" %+.1f%% [%+.1f%%, %+.1f%%] against %s\n", 100 * r->change,
+			       100 * r->ci_lo, 100 * r->ci_hi, an->ds->v[r->base].name);
+		else
+			printf(" %s\n", r->why);
+	}
+	if (n)
+		printf("      (by mechanism: each lru_gen/enabled mode against the same classic "
+		       "variant; descriptive, the verdict is the full mode's)\n");
+}
+
+/* Claim cl's curve over vm.swappiness on kernel of an (claims__curve), where it has one. */
+static void print_curve(const struct claim *cl, const struct analysis *an, const char *kernel,
+			double level)
+{
+	static const char *const side[2] = { "classic", "MGLRU" };
+	struct claim_curve cv;
+
+	if (claims__curve(cl, an, kernel, level, &cv) < 0)
+		return;
+	printf("      %-8s %s at vm.swappiness", "curve", cv.row->label);
+	for (size_t p = 0; p < cv.np; p++)
+		printf(" %d", cv.swappiness[p]);
+	printf(" (%zu blocks ran every point; descriptive)\n", cv.blocks);
+	for (size_t l = 0; l < 2; l++) {
+		printf("      %-8s", side[l]);
+		for (size_t p = 0; p < cv.np; p++)
+			printf(" %8.3g", cv.mean[l][p]);
+		if (!isnan(cv.lo[l]))
+			printf("   slope per 100: %+.3g [%+.3g, %+.3g]\n", cv.slope[l], cv.lo[l],
+			       cv.hi[l]);
+		else
+			printf("   slope per 100: %+.3g (no interval: %zu blocks)\n", cv.slope[l],
+			       cv.blocks);
+	}
+}
 
 struct claims_dbs {
 	struct store *st[CLAIMS_MAX_DBS];
@@ -133,6 +184,8 @@ int cmd_claims(int argc, char **argv)
 				       claim_state_name(r->state), r->why, paths[d],
 				       dbs.an[d]->ds->campaign ? dbs.an[d]->ds->campaign : "?",
 				       cl->plans);
+				print_mechanisms(cl, dbs.an[d], b.kernel[k], b.level);
+				print_curve(cl, dbs.an[d], b.kernel[k], b.level);
 			}
 		}
 		if (!b.nk)

@@ -36,6 +36,18 @@ int lru_mode_parse(const char *s, unsigned *ret)
 	return 0;
 }
 
+const char *lru_mode_mechanisms(unsigned enabled)
+{
+	static const char *const name[4] = {
+		"core",
+		"core + page-table walk",
+		"core + non-leaf young",
+		"core + page-table walk + non-leaf young",
+	};
+
+	return enabled & 1 ? name[(enabled >> 1) & 3] : "classic";
+}
+
 /*
  * Why a number was refused, for the message: "" when it is plainly not one
  * (the message's example says what is), else what is wrong with it.

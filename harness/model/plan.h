@@ -180,5 +180,11 @@ uint64_t plan__scratch_bytes(const struct plan *p);
 
 /* Resolve an LRU mode name: classic = 0, mglru = 0x0007, or a number <= 0x7. */
 int lru_mode_parse(const char *s, unsigned *ret);
+/*
+ * The mechanisms an lru_gen/enabled value turns on, in words: "classic"
+ * (bit 0 clear), else "core" plus "page-table walk" (0x0002) and "non-leaf
+ * young" (0x0004) where set. A static string.
+ */
+const char *lru_mode_mechanisms(unsigned enabled);
 
 #endif

@@ -28,7 +28,43 @@ static void md_noise(const struct report *rp, FILE *f)
 	fprintf(f, "```\n\n");
 }
 
-/* The claims scoreboard, each claim linking to its key plot. */
+/* Claim c per MGLRU mode on kernel (claims__mechanisms): a row each, where several ran. */
+static void md_mechanisms(const struct claim *c, const struct analysis *an, const char *kernel,
+			  bool name_kernel, double level, FILE *f)
+{
+	struct claim_mechanism m[8];
+	size_t nm = claims__mechanisms(c, an, kernel, level, m, ARRAY_SIZE(m));
+
+	for (size_t i = 0; i < nm; i++) {
+		fprintf(f, "| %s%s%.*s, lru 0x%04x (%s; descriptive) | %s | %s | |\n", c->id,
+			name_kernel ? " on " : "", name_kernel ? (int)strcspn(kernel, " ") : 0,
+			kernel, m[i].enabled, lru_mode_mechanisms(m[i].enabled),
+			claim_state_name(m[i].r.state), m[i].r.why);
+	}
+}
+
+/* Claim c's curve over vm.swappiness on kernel (claims__curve): a row, where it has one. */
+static void md_curve(const struct claim *c, const struct analysis *an, const char *kernel,
+		     bool name_kernel, double level, FILE *f)
+{
+	static const char *const side[2] = { "classic", "MGLRU" };
+	struct claim_curve cv;
+
+	if (claims__curve(c, an, kernel, level, &cv) < 0)
+		return;
+	fprintf(f, "| %s%s%.*s, curve (descriptive) | | %s by vm.swappiness, %zu blocks:", c->id,
+		name_kernel ? " on " : "", name_kernel ? (int)strcspn(kernel, " ") : 0, kernel,
+		cv.row->label, cv.blocks);
+	for (size_t l = 0; l < 2; l++) {
+		fprintf(f, "%s %s", l ? ";" : "", side[l]);
+		for (size_t p = 0; p < cv.np; p++)
+			fprintf(f, " %.3g@%d", cv.mean[l][p], cv.swappiness[p]);
+		fprintf(f, ", slope per 100 %+.3g [%+.3g, %+.3g]", cv.slope[l], cv.lo[l], cv.hi[l]);
+	}
+	fprintf(f, " | |\n");
+}
+
+/* The claims scoreboard, each claim linking to its key plot; per MGLRU mode where several ran. */
 static void md_claims(const struct report *rp, FILE *f)
 {
 	size_t n;
@@ -52,6 +88,10 @@ static void md_claims(const struct report *rp, FILE *f)
 			fprintf(f, "| %s on %s | %s | %s | |\n", tab[c].id, b.kernel[k],
 				claim_state_name(b.by_kernel[k * n + c].state),
 				b.by_kernel[k * n + c].why);
+		for (size_t k = 0; k < b.nk; k++) {
+			md_mechanisms(&tab[c], an, b.kernel[k], b.nk > 1, b.level, f);
+			md_curve(&tab[c], an, b.kernel[k], b.nk > 1, b.level, f);
+		}
 	}
 	fprintf(f, "\n");
 	claims_board__clear(&b);

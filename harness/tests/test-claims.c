@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -697,6 +698,113 @@ static void test_each_claim(void **state)
 	}
 }
 
+/*
+ * C1, C4 and C6 per MGLRU mechanism: lru = 1 (core), 3 (+ page-table
+ * walk), 7 (+ non-leaf young), each against the one classic variant. A
+ * planted cost that only the walk carries shows on 3 and 7, not on 1; the
+ * claim's verdict is the full mode's; claims about neither get no lines.
+ */
+static void test_mechanisms(void **state)
+{
+	static const struct vspec vs[] = {
+		{ "classic", "classic", K61, "" },
+		{ "lru-0x0007", "0x0007", K61, "" },
+		{ "lru-0x0001", "0x0001", K61, "" },
+		{ "lru-0x0003", "0x0003", K61, "" },
+	};
+	struct dataset *ds = fx(vs, 4, 6);
+	struct claim_mechanism m[4];
+	struct analysis *an;
+	struct claim_result r;
+	(void)state;
+
+	fx_level(ds, "low:reclaim_ns_per_page", "ns", true, (const double[]){ 2000, 3000, 2010, 3000 });
+	fx_level(ds, "low:hot_anon_bytes", "bytes", false, (const double[]){ 1e8, 1e8, 1e8, 1e8 });
+	fx_level(ds, "pr:reclaim_ratio", "ratio", true, (const double[]){ 1.4, 1.3, 1.3, 1.3 });
+	fx_level(ds, "pr:reclaimed_bytes", "bytes", false, (const double[]){ 1e7, 1e7, 1e7, 1e7 });
+	an = analyse(ds);
+	assert_int_equal(decide(an, "C4", &r), CLAIM_SUPPORTED);
+	assert_int_equal(r.cand, 1); /* the full mode decides */
+	assert_int_equal(claims__mechanisms(claims__find("C4"), an, NULL, 0, m, 4), 3);
+	assert_int_equal(m[0].enabled, 1);
+	assert_int_equal(m[0].r.state, CLAIM_CONTRADICTED);
+	assert_int_equal(m[1].enabled, 3);
+	assert_int_equal(m[1].r.state, CLAIM_SUPPORTED);
+	assert_int_equal(m[1].r.cand, 3);
+	assert_int_equal(m[2].enabled, 7);
+	assert_int_equal(m[2].r.state, CLAIM_SUPPORTED);
+	for (size_t i = 0; i < 3; i++)
+		assert_int_equal(m[i].r.base, 0);
+	assert_string_equal(lru_mode_mechanisms(m[0].enabled), "core");
+	assert_string_equal(lru_mode_mechanisms(m[1].enabled), "core + page-table walk");
+	assert_string_equal(lru_mode_mechanisms(0), "classic");
+	/* room for two: the two lowest modes */
+	assert_int_equal(claims__mechanisms(claims__find("C4"), an, NULL, 0, m, 2), 2);
+	assert_int_equal(m[1].enabled, 3);
+	/* C3 is about reclaim's amount, not a mechanism's cost or placement */
+	assert_int_equal(claims__mechanisms(claims__find("C3"), an, NULL, 0, m, 4), 0);
+	analysis__free(an);
+
+	/* one MGLRU mode: nothing to break down */
+	an = c1(30, 10, 0.97, 6);
+	assert_int_equal(claims__mechanisms(claims__find("C1"), an, NULL, 0, m, 4), 0);
+	analysis__free(an);
+}
+
+/* C2's curve: each LRU's anon share over swappiness 0-200, its slope per block. */
+static void test_curve(void **state)
+{
+	static const struct vspec vs[] = {
+		{ "classic-200", "classic", K61, "vm/swappiness=200" },
+		{ "mglru-200", "mglru", K61, "vm/swappiness=200" },
+		{ "classic-0", "classic", K61, "vm/swappiness=0" },
+		{ "mglru-0", "mglru", K61, "vm/swappiness=0" },
+		{ "classic", "classic", K61, "" },
+		{ "mglru", "mglru", K61, "" },
+		{ "classic-100", "classic", K61, "vm/swappiness=100" },
+		{ "mglru-100", "mglru", K61, "vm/swappiness=100" },
+	};
+	static const int sw[8] = { 200, 200, 0, 0, 60, 60, 100, 100 };
+	struct claim_curve cv;
+	(void)state;
+
+	for (int k = 0; k < 2; k++) {
+		struct dataset *ds = fx(vs, 8, 6);
+		struct analysis *an;
+		double mean[8];
+
+		/* classic 10 + 20 per 100 of swappiness, MGLRU 5 + 1 per 100 */
+		for (size_t v = 0; v < 8; v++)
+			mean[v] = v % 2 ? 5 + sw[v] / 100.0 : 10 + 20 * sw[v] / 100.0;
+		fx_level(ds, "mix:anon_steal_pct", "pct", true, mean);
+		if (k) /* block 3 of mglru-100 lost: 5 blocks run every point */
+			ds->rows[0].vals[7 * 6 + 3] = NAN;
+		an = analyse(ds);
+		assert_int_equal(claims__curve(claims__find("C2"), an, NULL, 0, &cv), 0);
+		assert_int_equal(cv.np, 4);
+		assert_int_equal(cv.swappiness[0], 0);
+		assert_int_equal(cv.swappiness[3], 200);
+		assert_int_equal(cv.var[0][0], 2);
+		assert_int_equal(cv.var[1][3], 1);
+		assert_int_equal(cv.blocks, k ? 5 : 6);
+		assert_true(fabs(cv.mean[0][1] - 22) < 0.5); /* classic at 60 */
+		assert_true(cv.lo[0] > 19 && cv.hi[0] < 21);
+		assert_true(cv.lo[1] > 0.8 && cv.hi[1] < 1.2);
+		/* no curve for the other claims, with a signal or without (C7) */
+		for (size_t c = 0; c < 8; c++)
+			if (c != 1)
+				assert_int_equal(claims__curve(&claims__table(&(size_t){ 0 })[c],
+							       an, NULL, 0, &cv), -ENOENT);
+		analysis__free(an);
+	}
+	{ /* one swappiness: no curve */
+		struct analysis *an = c1(30, 10, 0.97, 6);
+
+		assert_int_equal(claims__curve(claims__find("C2"), an, NULL, 0, &cv), -ENOENT);
+		analysis__free(an);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -707,6 +815,7 @@ int main(void)
 		cmocka_unit_test(test_c4),	       cmocka_unit_test(test_c7),
 		cmocka_unit_test(test_c8),	       cmocka_unit_test(test_merge_order),
 		cmocka_unit_test(test_board),	       cmocka_unit_test(test_each_claim),
+		cmocka_unit_test(test_mechanisms),	       cmocka_unit_test(test_curve),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -637,7 +637,7 @@ static void test_adaptive_and_keys(void **state)
 static void test_shipped_plans_parse(void **state)
 {
 	static const char *const plans[] = { "default", "quick", "c1", "c2", "c3",
-					     "c4",	"c5",	 "c6", "full", "claims" };
+					     "c4",	"c5",	 "c6", "full", "claims", "mechanisms" };
 	struct plan *p = NULL;
 	char *err = NULL;
 
