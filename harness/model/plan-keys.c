@@ -486,6 +486,20 @@ static int check_lru(struct parser *ps, void *obj, const char *k, const char *v)
 	return 0;
 }
 
+/* The kernel takes a power of two of pages up to a PMD's worth (mm/memory.c
+ * fault_around_bytes_set) and rounds anything else down: refused here instead. */
+static int then_fault_around(struct parser *ps, void *obj, const char *v)
+{
+	int64_t b = ((struct plan_variant *)obj)->fault_around_bytes;
+
+	if (b & (b - 1))
+		return parser__fail(ps,
+				    "bad fault_around_bytes '%s' (a power of two from 4096, no "
+				    "fault-around, to 2M)",
+				    v);
+	return 0;
+}
+
 static int then_read_ahead(struct parser *ps, void *obj, const char *v)
 {
 	(void)v;
@@ -551,6 +565,9 @@ static const struct key_def variant_keys[] = {
 	  .help = "transparent huge pages, instead of the guest's" },
 	{ "read_ahead_kb", KEY_I64, VARIANT_FIELD(read_ahead_kb), 0, 1 << 20,
 	  .then = then_read_ahead, .flags = KEY_SWEEP, .help = "the scratch disk's read-ahead" },
+	{ "fault_around_bytes", KEY_I64, VARIANT_FIELD(fault_around_bytes), 4096, 2 << 20,
+	  .then = then_fault_around, .flags = KEY_SWEEP,
+	  .help = "/sys/kernel/debug/fault_around_bytes: 4096 maps no neighbours on a file fault" },
 	{ "trace", KEY_ON_OFF, VARIANT_FIELD(trace), .help = "on or off, instead of the guest's" },
 	{ "sysctl.", KEY_FN, .set = set_sysctl, .flags = KEY_SWEEP,
 	  .help = "sysctl.vm.swappiness = 60: a sysctl's value" },

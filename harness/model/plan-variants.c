@@ -25,7 +25,7 @@ static int variant_sweep(struct parser *ps, struct plan_variant *var, const char
 	if (!variant_key_sweeps(k))
 		return parser__fail(ps,
 				    "'%s' takes one value, not a list (sweeps: min_ttl_ms, thp, "
-				    "read_ahead_kb, sysctl.*)",
+				    "read_ahead_kb, fault_around_bytes, sysctl.*)",
 				    k);
 	var->sweeps = xrealloc(var->sweeps, var->nsweeps + 1, sizeof(*var->sweeps));
 	sw = &var->sweeps[var->nsweeps++];
@@ -40,7 +40,8 @@ static int variant_sweep(struct parser *ps, struct plan_variant *var, const char
 		return parser__fail(ps, "empty value in the list '%s' for '%s'", v, k);
 	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		struct plan_variant tmp = { .name = var->name, .min_ttl_ms = -1,
-					    .read_ahead_kb = -1, .trace = -1 };
+					    .read_ahead_kb = -1, .fault_around_bytes = -1,
+					    .trace = -1 };
 		char *val = strstrip(tok);
 		int r;
 

@@ -75,7 +75,8 @@ static int section_start(struct parser *ps, char *hdr)
 				return parser__fail(ps, "duplicate [variant %s]", name);
 		p->variants = xrealloc(p->variants, p->nvariants + 1, sizeof(*p->variants));
 		p->variants[p->nvariants++] = (struct plan_variant){
-			.name = xstrdup(name), .min_ttl_ms = -1, .read_ahead_kb = -1, .trace = -1,
+			.name = xstrdup(name), .min_ttl_ms = -1, .read_ahead_kb = -1,
+			.fault_around_bytes = -1, .trace = -1,
 			.kernel = xstrdup("debian"), .lru = xstrdup("classic"),
 		};
 		ps->sec = SEC_VARIANT;

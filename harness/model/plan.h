@@ -8,7 +8,8 @@
  *                     trace (on: reclaim stall histograms from the vmscan tracepoints),
  *                     clock (real: guest time follows the host's; instructions: it
  *                     advances per executed instruction, QEMU's -icount), clock_sleep
- *   [variant NAME]    kernel, lru, min_ttl_ms, thp, read_ahead_kb, trace, sysctl.<path>,
+ *   [variant NAME]    kernel, lru, min_ttl_ms, thp, read_ahead_kb, fault_around_bytes,
+ *                     trace, sysctl.<path>,
  *                     config, modules, memcg.<memcg>.<file> (this variant's value of a
  *                     [memcg] file)
  *   [memcg NAME]      any memory.* control file, e.g. memory.max = 256M
@@ -64,6 +65,8 @@ struct plan_variant {
 	size_t nmemcg_files;
 	char *thp;	      /* NULL: the guest's */
 	int64_t read_ahead_kb; /* of the scratch disk; -1 = the kernel's default */
+	/* debugfs fault_around_bytes (pages a file fault maps around it): -1 the kernel's */
+	int64_t fault_around_bytes;
 	int read_ahead_line;
 	int trace;	       /* 1 on, 0 off, -1 the guest's */
 	struct plan_sweep *sweeps; /* only while parsing: expanded by plan__parse */

@@ -149,6 +149,8 @@ int campaign__record(struct campaign *c, const char *db, time_t now, int reps, s
 			fprintf(f, " thp=%s", v->thp);
 		if (v->read_ahead_kb >= 0)
 			fprintf(f, " read_ahead_kb=%lld", (long long)v->read_ahead_kb);
+		if (v->fault_around_bytes >= 0)
+			fprintf(f, " fault_around_bytes=%lld", (long long)v->fault_around_bytes);
 		if (v->trace >= 0)
 			fprintf(f, " trace=%s", v->trace ? "on" : "off");
 		for (size_t j = 0; j < v->nmemcg_files; j++)

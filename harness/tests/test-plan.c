@@ -153,7 +153,7 @@ static const struct {
 	  "bad.ini:2: bad thp 'sometimes' (never, always or madvise)" },
 	{ "[variant a]\nlru = classic, mglru\n",
 	  "bad.ini:2: 'lru' takes one value, not a list (sweeps: min_ttl_ms, thp, read_ahead_kb, "
-	  "sysctl.*)" },
+	  "fault_around_bytes, sysctl.*)" },
 	{ "[variant a]\nthp = never, always\nthp = madvise, never\n",
 	  "bad.ini:3: 'thp' given twice in [variant a] (first at line 2)" },
 	{ "[variant a]\nread_ahead_kb = 16M\n",
@@ -516,6 +516,41 @@ static void test_disk_needs(void **state)
 	plan__free(p);
 }
 
+/* fault_around_bytes: a power of two from a page to 2M, swept like the others; the
+ * kernel rounds anything else down, so it is refused with its line. */
+static void test_fault_around(void **state)
+{
+	static const char head[] = "[variant a]\nfault_around_bytes = ";
+	static const char tail[] = "\n[memcg m]\n[workload w]\ntype = anon-zipf\nmemcg = m\n"
+				   "size = 1M\n";
+	static const char *const refused[] = { "5000", "1024", "4M", "0" };
+	struct plan *p = NULL;
+	char *err = NULL, *text;
+
+	(void)state;
+	text = xasprintf("%s4096, 65536%s", head, tail);
+	if (plan__parse("fa.ini", text, &p, &err) < 0)
+		fail_msg("%s", err);
+	free(text);
+	assert_int_equal(p->nvariants, 2);
+	assert_int_equal(p->variants[0].fault_around_bytes, 4096);
+	assert_int_equal(p->variants[1].fault_around_bytes, 65536);
+	plan__free(p);
+	assert_int_equal(plan__parse("fa.ini", "[variant a]\n[memcg m]\n[workload w]\n"
+				     "type = anon-zipf\nmemcg = m\nsize = 1M\n", &p, &err), 0);
+	assert_int_equal(p->variants[0].fault_around_bytes, -1); /* the kernel's */
+	plan__free(p);
+	for (size_t i = 0; i < ARRAY_SIZE(refused); i++) {
+		text = xasprintf("%s%s%s", head, refused[i], tail);
+		assert_int_not_equal(plan__parse("fa.ini", text, &p, &err), 0);
+		if (!strstr(err, "fa.ini:2") || !strstr(err, refused[i]))
+			fail_msg("%s: %s", refused[i], err);
+		free(err);
+		err = NULL;
+		free(text);
+	}
+}
+
 /* Reclaim tracing: on unless [guest] says off; a variant's own setting wins. */
 static void test_trace(void **state)
 {
@@ -770,6 +805,7 @@ int main(void)
 		cmocka_unit_test(test_sweeps),
 		cmocka_unit_test(test_disk_needs),
 		cmocka_unit_test(test_trace),
+		cmocka_unit_test(test_fault_around),
 		cmocka_unit_test(test_adaptive_and_keys),
 		cmocka_unit_test(test_shipped_plans_parse),
 		cmocka_unit_test(test_every_plan_parses),

@@ -122,6 +122,9 @@ char *run_conf__plan(const struct plan *p, size_t vi, const struct guest_image *
 			fprintf(f, "readback=%s\n", readback_sysctls[i]);
 	}
 	fprintf(f, "sysfs=kernel/mm/transparent_hugepage/enabled=%s\n", plan__variant_thp(p, v));
+	if (v->fault_around_bytes >= 0) /* debugfs, mounted before the knobs */
+		fprintf(f, "sysfs=kernel/debug/fault_around_bytes=%lld\n",
+			(long long)v->fault_around_bytes);
 	if (!strcmp(p->swap, "zram")) {
 		fprintf(f, "zram_size=%llu\n", (unsigned long long)p->swap_bytes);
 		if (p->zram_comp)
