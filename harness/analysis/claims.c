@@ -157,43 +157,59 @@ static bool on_kernel(const struct ds_variant *v, const char *kernel)
 	return !kernel || (v->kernel && !strcmp(v->kernel, kernel));
 }
 
+/* The MGLRU variant paired with classic variant a in the fullest mode; false: none. */
+static bool fullest_pair(const struct dataset *ds, size_t a, size_t *ret_b)
+{
+	unsigned e, best = 0;
+	bool found = false;
+
+	for (size_t b = 0; b < ds->nv; b++)
+		if (claims__pair_ok(ds, a, b) && ds_lru_enabled(&ds->v[b], &e) == 0 &&
+		    (!found || e > best))
+			*ret_b = b, best = e, found = true;
+	return found;
+}
+
+/* How many knobs a variant sets beyond the LRU. */
+static size_t knob_count(const struct ds_variant *v)
+{
+	const char *k = ds_knobs_but_lru(v);
+	size_t n = 0;
+
+	for (; *k; k += strspn(k, " "), n++)
+		k += strcspn(k, " ");
+	return n;
+}
+
 /*
- * The pair claim c reads on kernel: classic *ret_a and MGLRU *ret_b, the
- * first in variant order at the claim's swappiness (the full MGLRU mode
- * first where several modes pair with one classic variant). false: none.
+ * The pair claim c reads on kernel: classic *ret_a and MGLRU *ret_b at the
+ * claim's swappiness, the classic variant that sets the fewest knobs
+ * beyond the LRU (the kernel's defaults; the first in variant order among
+ * equals) and its fullest MGLRU mode. false: none.
  */
 static bool find_pair(const struct claim *c, const struct dataset *ds, const char *kernel,
 		      size_t *ret_a, size_t *ret_b)
 {
 	int want = CLAIM_DEFAULT_SWAPPINESS;
 	bool found = false;
-	unsigned best = 0;
+	size_t fewest = 0, b;
 
 	if (c->at == CLAIM_AT_RAISED) {
 		want = -1;
 		for (size_t a = 0; a < ds->nv; a++)
-			for (size_t b = 0; b < ds->nv; b++)
-				if (on_kernel(&ds->v[a], kernel) && claims__pair_ok(ds, a, b) &&
-				    swappiness(&ds->v[a]) > CLAIM_DEFAULT_SWAPPINESS &&
-				    swappiness(&ds->v[a]) > want)
-					want = swappiness(&ds->v[a]);
+			if (on_kernel(&ds->v[a], kernel) && fullest_pair(ds, a, &b) &&
+			    swappiness(&ds->v[a]) > CLAIM_DEFAULT_SWAPPINESS &&
+			    swappiness(&ds->v[a]) > want)
+				want = swappiness(&ds->v[a]);
 		if (want < 0)
 			return false;
 	}
-	for (size_t a = 0; a < ds->nv && !found; a++) {
-		if (!on_kernel(&ds->v[a], kernel) || swappiness(&ds->v[a]) != want)
+	for (size_t a = 0; a < ds->nv; a++) {
+		if (!on_kernel(&ds->v[a], kernel) || swappiness(&ds->v[a]) != want ||
+		    !fullest_pair(ds, a, &b) || (found && knob_count(&ds->v[a]) >= fewest))
 			continue;
-		for (size_t b = 0; b < ds->nv; b++) {
-			unsigned e = 0;
-
-			if (!claims__pair_ok(ds, a, b))
-				continue;
-			ds_lru_enabled(&ds->v[b], &e);
-			if (!found || e > best) {
-				*ret_a = a, *ret_b = b, best = e;
-				found = true;
-			}
-		}
+		*ret_a = a, *ret_b = b, fewest = knob_count(&ds->v[a]);
+		found = true;
 	}
 	return found;
 }
@@ -570,8 +586,18 @@ int claims__curve(const struct claim *c, const struct analysis *an, const char *
 	return 0;
 }
 
+static void part_decide(const struct claim *c, const struct analysis *an, size_t a, size_t b,
+			double level, struct claim_part *p)
+{
+	memset(p, 0, sizeof(*p));
+	ds_lru_enabled(&an->ds->v[b], &p->enabled);
+	p->knobs = ds_knobs_but_lru(&an->ds->v[a]);
+	p->r.change = p->r.ci_lo = p->r.ci_hi = NAN;
+	decide_pair(c, an, a, b, level, &p->r);
+}
+
 size_t claims__mechanisms(const struct claim *c, const struct analysis *an, const char *kernel,
-			  double level, struct claim_mechanism *ret, size_t max)
+			  double level, struct claim_part *ret, size_t max)
 {
 	const struct dataset *ds = an->ds;
 	size_t a, b, n = 0;
@@ -579,6 +605,7 @@ size_t claims__mechanisms(const struct claim *c, const struct analysis *an, cons
 	if (!c->by_mechanism || !is_test_rule(c->rule) || !find_pair(c, ds, kernel, &a, &b))
 		return 0;
 	level = default_level(an, level);
+	/* the lowest max modes against a, ascending; the first variant of a mode stands for it */
 	for (size_t v = 0; v < ds->nv && max; v++) {
 		unsigned e = 0;
 		size_t at = n;
@@ -590,15 +617,21 @@ size_t claims__mechanisms(const struct claim *c, const struct analysis *an, cons
 			if (ret[i].enabled >= e)
 				at = i;
 		if ((at < n && ret[at].enabled == e) || at == max)
-			continue; /* the first variant of a mode stands for it; the lowest max modes */
+			continue;
 		if (n == max)
 			n--; /* the highest drops out */
 		memmove(&ret[at + 1], &ret[at], (n - at) * sizeof(*ret));
-		memset(&ret[at], 0, sizeof(*ret));
-		ret[at].enabled = e;
-		ret[at].r.change = ret[at].r.ci_lo = ret[at].r.ci_hi = NAN;
-		decide_pair(c, an, a, v, level, &ret[at].r);
+		part_decide(c, an, a, v, level, &ret[at]);
 		n++;
+	}
+	/* the other classic variants at the claim's swappiness, each with its fullest mode */
+	for (size_t a2 = 0; a2 < ds->nv && n < max; a2++) {
+		size_t b2;
+
+		if (a2 == a || ds->v[a2].kernel == NULL || strcmp(ds->v[a2].kernel, ds->v[a].kernel) ||
+		    swappiness(&ds->v[a2]) != swappiness(&ds->v[a]) || !fullest_pair(ds, a2, &b2))
+			continue;
+		part_decide(c, an, a2, b2, level, &ret[n++]);
 	}
 	return n >= 2 ? n : 0;
 }

@@ -116,10 +116,11 @@ struct claim_result {
 	size_t base, cand; /* the pair: the classic and the MGLRU variant */
 };
 
-/* Claim c with one MGLRU mode against the classic side of its pair. */
-struct claim_mechanism {
+/* Claim c on one pair of its breakdown by mechanism. */
+struct claim_part {
 	unsigned enabled;     /* the MGLRU side's lru_gen/enabled (lru = 1, 3, 7, ...) */
-	struct claim_result r;
+	const char *knobs;    /* the pair's knobs beyond the LRU (in the dataset): "" none */
+	struct claim_result r; /* base and cand: the pair */
 };
 
 #define CLAIM_CURVE_MAX 8
@@ -182,16 +183,19 @@ const char *claim_state_name(enum claim_state s);
 void claims__decide(const struct claim *c, const struct analysis *an, const char *kernel,
 		    double level, struct claim_result *ret);
 /*
- * Which of MGLRU's mechanisms carries claim c's effect on kernel: each
- * MGLRU mode the campaign ran beside the classic side of c's pair (lru = 1
- * core, 3 + page-table walk, 7 + non-leaf young), decided against that
- * classic variant by the claim's own rule, precondition and level: the
- * lowest max modes, in ascending lru_gen/enabled order, into ret[0..max).
- * Descriptive: the claim's verdict stays the full mode's (claims__decide).
- * Returns how many, 0 unless c is by_mechanism and two modes or more paired.
+ * Which mechanism carries claim c's effect on kernel, for the claims about
+ * MGLRU's placement or cost (by_mechanism: C1, C4, C6). First each MGLRU
+ * mode the campaign ran beside the classic side of c's pair (lru = 1 core,
+ * 3 + page-table walk, 7 + non-leaf young), in ascending lru_gen/enabled
+ * order, against that classic variant; then every other classic/MGLRU pair
+ * at the claim's vm.swappiness that sets a knob beyond the LRU (e.g.
+ * fault_around_bytes = 4096, no fault-around), in variant order. Each is
+ * decided by the claim's own rule, precondition and level, into
+ * ret[0..max). Descriptive: the claim's verdict stays its pair's
+ * (claims__decide). Returns how many, 0 unless there are two or more.
  */
 size_t claims__mechanisms(const struct claim *c, const struct analysis *an, const char *kernel,
-			  double level, struct claim_mechanism *ret, size_t max);
+			  double level, struct claim_part *ret, size_t max);
 /* Whether variants a (classic) and b (MGLRU) differ in the LRU alone. */
 bool claims__pair_ok(const struct dataset *ds, size_t a, size_t b);
 /* +1 when variant cand is an MGLRU variant paired with a classic baseline, -1 the reverse, 0

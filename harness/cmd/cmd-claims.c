@@ -31,18 +31,21 @@ static const char usage[] =
 	"       3 when no claim was tested (no classic/MGLRU pair differing in the LRU alone\n"
 	"       measured one)\n";
 
-/* Claim cl on kernel of an: one line per MGLRU mode when several ran (claims__mechanisms). */
+/* Claim cl on kernel of an: a line per MGLRU mode or knob pair, where several ran
+ * (claims__mechanisms). */
 static void print_mechanisms(const struct claim *cl, const struct analysis *an, const char *kernel,
 			     double level)
 {
-	struct claim_mechanism m[8];
+	struct claim_part m[8];
 	size_t n = claims__mechanisms(cl, an, kernel, level, m, ARRAY_SIZE(m));
 
 	for (size_t i = 0; i < n; i++) {
 		const struct claim_result *r = &m[i].r;
+		_cleanup_free_ char *what = xasprintf("%s%s%s", lru_mode_mechanisms(m[i].enabled),
+						      *m[i].knobs ? ", " : "", m[i].knobs);
 
-		printf("      lru 0x%04x %-40s %-12s", m[i].enabled,
-		       lru_mode_mechanisms(m[i].enabled), claim_state_name(r->state));
+		printf("      lru 0x%04x %-40s %-12s", m[i].enabled, what,
+		       claim_state_name(r->state));
 		if (r->has_cmp)
 			printf(" %+.1f%% [%+.1f%%, %+.1f%%] against %s\n", 100 * r->change,
 			       100 * r->ci_lo, 100 * r->ci_hi, an->ds->v[r->base].name);
@@ -51,7 +54,8 @@ static void print_mechanisms(const struct claim *cl, const struct analysis *an, 
 	}
 	if (n)
 		printf("      (by mechanism: each lru_gen/enabled mode against the same classic "
-		       "variant; descriptive, the verdict is the full mode's)\n");
+		       "variant, then the pairs with a knob beyond the LRU; descriptive, the "
+		       "verdict is the first pair's)\n");
 }
 
 /* Claim cl's curve over vm.swappiness on kernel of an (claims__curve), where it has one. */

@@ -28,18 +28,19 @@ static void md_noise(const struct report *rp, FILE *f)
 	fprintf(f, "```\n\n");
 }
 
-/* Claim c per MGLRU mode on kernel (claims__mechanisms): a row each, where several ran. */
+/* Claim c per MGLRU mode or knob pair on kernel (claims__mechanisms), where several ran. */
 static void md_mechanisms(const struct claim *c, const struct analysis *an, const char *kernel,
 			  bool name_kernel, double level, FILE *f)
 {
-	struct claim_mechanism m[8];
+	struct claim_part m[8];
 	size_t nm = claims__mechanisms(c, an, kernel, level, m, ARRAY_SIZE(m));
 
 	for (size_t i = 0; i < nm; i++) {
-		fprintf(f, "| %s%s%.*s, lru 0x%04x (%s; descriptive) | %s | %s | |\n", c->id,
+		fprintf(f, "| %s%s%.*s, lru 0x%04x (%s%s%s; descriptive) | %s | %s | |\n", c->id,
 			name_kernel ? " on " : "", name_kernel ? (int)strcspn(kernel, " ") : 0,
 			kernel, m[i].enabled, lru_mode_mechanisms(m[i].enabled),
-			claim_state_name(m[i].r.state), m[i].r.why);
+			*m[i].knobs ? ", " : "", m[i].knobs, claim_state_name(m[i].r.state),
+			m[i].r.why);
 	}
 }
 

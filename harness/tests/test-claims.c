@@ -703,6 +703,8 @@ static void test_each_claim(void **state)
  * walk), 7 (+ non-leaf young), each against the one classic variant. A
  * planted cost that only the walk carries shows on 3 and 7, not on 1; the
  * claim's verdict is the full mode's; claims about neither get no lines.
+ * Then a pair with a knob beyond the LRU (C6 without fault-around): listed
+ * first in the plan, it still does not decide the claim.
  */
 static void test_mechanisms(void **state)
 {
@@ -713,7 +715,7 @@ static void test_mechanisms(void **state)
 		{ "lru-0x0003", "0x0003", K61, "" },
 	};
 	struct dataset *ds = fx(vs, 4, 6);
-	struct claim_mechanism m[4];
+	struct claim_part m[4];
 	struct analysis *an;
 	struct claim_result r;
 	(void)state;
@@ -749,6 +751,32 @@ static void test_mechanisms(void **state)
 	an = c1(30, 10, 0.97, 6);
 	assert_int_equal(claims__mechanisms(claims__find("C1"), an, NULL, 0, m, 4), 0);
 	analysis__free(an);
+
+	{ /* C6: neighbours mapped young by fault-around carry it; at 4096 none are mapped */
+		static const struct vspec fa[] = {
+			{ "classic-fa4096", "classic", K61, "fault_around_bytes=4096" },
+			{ "mglru-fa4096", "mglru", K61, "fault_around_bytes=4096" },
+			{ "classic", "classic", K61, "" },
+			{ "mglru", "mglru", K61, "" },
+		};
+		struct dataset *d6 = fx(fa, 4, 6);
+
+		fx_level(d6, "stride:majflt_warm", "faults", true,
+			 (const double[]){ 400, 401, 400, 800 });
+		fx_level(d6, "stride:passes_done", "passes", false, (const double[]){ 4, 4, 4, 4 });
+		an = analyse(d6);
+		assert_int_equal(decide(an, "C6", &r), CLAIM_SUPPORTED);
+		assert_int_equal(r.base, 2); /* the kernel's defaults decide */
+		assert_int_equal(r.cand, 3);
+		assert_int_equal(claims__mechanisms(claims__find("C6"), an, NULL, 0, m, 4), 2);
+		assert_int_equal(m[0].r.state, CLAIM_SUPPORTED);
+		assert_string_equal(m[0].knobs, "");
+		assert_int_equal(m[1].r.state, CLAIM_CONTRADICTED);
+		assert_string_equal(m[1].knobs, "fault_around_bytes=4096");
+		assert_int_equal(m[1].r.base, 0);
+		assert_int_equal(m[1].r.cand, 1);
+		analysis__free(an);
+	}
 }
 
 /* C2's curve: each LRU's anon share over swappiness 0-200, its slope per block. */
