@@ -10,6 +10,12 @@
  * decides whether the touched ones survive to the next pass: with the
  * touched set resident, passes after the first need no major faults
  * (majflt_warm). read_amp is disk bytes per byte of touched pages.
+ *
+ * Where the pages sit at the end, under either LRU: the resident share of
+ * the touched pages and of the never-touched ones (mincore(), which faults
+ * nothing in). Placing never-touched pages as used shows as untouched pages
+ * resident while touched ones are not. Under MGLRU also the share of the
+ * memcg's file pages in the youngest generation (lru_gen).
  */
 #include "wl-def.h"
 
@@ -46,6 +52,13 @@ WORKLOAD_DEF(mmap_stride) = {
 		METRIC("read_bytes", "bytes", "lower", "bytes read from the disk"),
 		METRIC("read_amp", "x", "lower", "disk bytes per byte of the pages touched"),
 		METRIC("touched_pages", "pages", "none", "distinct pages touched per pass"),
+		METRIC("touched_resident_pct", "pct", "higher",
+		       "touched pages resident at the end (mincore)"),
+		METRIC("untouched_resident_pct", "pct", "none",
+		       "never-touched pages of the file resident at the end (mincore)"),
+		METRIC_ONLY("gen_file_young_pct", "pct", "none",
+			    "the memcg's file pages in the youngest generation at the end (lru_gen)",
+			    "mglru"),
 		{},
 	},
 	WL_SCRATCH(dir),
@@ -61,6 +74,34 @@ WORKLOAD_DEF(mmap_stride) = {
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0;
+}
+
+/* The resident shares of the touched pages and of the others, as results; -errno. */
+static int report_residency(const unsigned char *map, uint64_t size, uint64_t stride, long page)
+{
+	uint64_t npages = (size + (uint64_t)page - 1) / (uint64_t)page, every = stride / (uint64_t)page;
+	uint64_t t = 0, t_res = 0, u = 0, u_res = 0;
+	_cleanup_free_ unsigned char *vec = xcalloc(npages, 1);
+
+	if (mincore((void *)map, size, vec) < 0)
+		return -errno;
+	for (uint64_t i = 0; i < npages; i++) {
+		bool res = vec[i] & 1;
+
+		if (i % every == 0)
+			t++, t_res += res;
+		else
+			u++, u_res += res;
+	}
+	wl_result("touched_resident_pct", pct(t_res, t));
+	if (u)
+		wl_result("untouched_resident_pct", pct(u_res, u));
+	return 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -148,6 +189,19 @@ done:
 	disk = (double)(ru1.ru_inblock - ru0.ru_inblock) * 512;
 	wl_result("read_amp", ops ? disk / ((double)ops * (double)page) : 0);
 	wl_result("touched_pages", (double)touched);
+	r = report_residency(map, o.size, o.stride, page);
+	if (r < 0)
+		fprintf(stderr, "wl-mmap-stride: mincore: %s\n", strerror(-r));
+	if (wl_mglru_on()) {
+		char dir[512], rel[512];
+		struct wl_gen_sizes g;
+
+		if (wl_memcg_self(dir, sizeof(dir), rel, sizeof(rel)) == 0 &&
+		    wl_lru_gen_read(rel, &g) == 0)
+			wl_result("gen_file_young_pct", pct(g.young_file, g.file));
+		else
+			fprintf(stderr, "wl-mmap-stride: own memcg not in lru_gen\n");
+	}
 	munmap(map, o.size);
 	return 0;
 }
