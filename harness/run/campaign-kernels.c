@@ -4,6 +4,14 @@
  * built from its recipe or opened, checked for what lrubench needs, its
  * guest image made and its accelerator chosen; and the tools disk when a
  * workload runs a host tool.
+ *
+ * A campaign's runs all boot the guest image it started with. Each run is
+ * a fresh process that resolves the kernels again, and the image is made
+ * from build/guest/bin as it is then: a rebuild during the campaign (or
+ * before a --resume) would mix guest builds in one campaign. So the image
+ * of each kernel is pinned in the store's meta when the campaign is
+ * recorded (campaign__images_pin), and a later run keeps the pinned image
+ * from the cache, or refuses when it is gone.
  */
 #include "accel.h"
 #include "campaign-priv.h"
@@ -13,10 +21,51 @@
 #include "kernel-build.h"
 #include "kernel.h"
 #include "plan.h"
+#include "store.h"
 #include "util.h"
 
+#include <errno.h>
 #include <libgen.h>
 #include <string.h>
+#include <unistd.h>
+
+static char *pin_key(const struct campaign_kernel *ck)
+{
+	return xasprintf("guest.image_sha256.%.16s", ck->k->sha256);
+}
+
+void campaign__images_pin(struct campaign *c)
+{
+	for (size_t i = 0; i < c->nkernels; i++) {
+		_cleanup_free_ char *key = pin_key(&c->kernels[i]);
+
+		store__meta_set(c->st, key, c->kernels[i].img->hash);
+	}
+}
+
+/* The pinned image of ck's kernel instead of the one build/guest/bin makes now. */
+static int image_keep_pinned(struct campaign *c, struct campaign_kernel *ck)
+{
+	_cleanup_free_ char *key = pin_key(ck), *pin = NULL, *path = NULL;
+
+	if (!c->st || store__meta_get(c->st, key, &pin) < 0 || !strcmp(pin, ck->img->hash))
+		return 0;
+	path = xasprintf("%s/images/initramfs-%.16s.cpio", c->o->build_dir, pin);
+	if (access(path, R_OK) < 0) {
+		log_err("campaign %s started with guest image %.16s (its agent and workloads), "
+			"which is no longer in %s/images, and %s/guest/bin has changed since: its "
+			"runs cannot go on with the same guest; start a new campaign",
+			c->name, pin, c->o->build_dir, c->o->build_dir);
+		return -ESTALE;
+	}
+	log_info("%s/guest/bin changed since campaign %s started: its runs keep the guest "
+		 "image it started with, %s",
+		 c->o->build_dir, c->name, path);
+	free(ck->img->base);
+	ck->img->base = TAKE_PTR(path);
+	snprintf(ck->img->hash, sizeof(ck->img->hash), "%s", pin);
+	return 0;
+}
 
 /* The tools disk, when a workload of the plan runs fio or sysbench (disks.h). */
 static int tools_resolve(struct campaign *c)
@@ -155,6 +204,9 @@ int campaign__kernels_resolve(struct campaign *c)
 				log_err("guest image for %s: %s", ck->k->image, err);
 				return r;
 			}
+			r = image_keep_pinned(c, ck);
+			if (r < 0)
+				return r;
 		}
 		if (!strcmp(p->clock, PLAN_CLOCK_INSTRUCTIONS)) {
 			/* -icount is TCG's: KVM runs the guest's instructions uncounted */

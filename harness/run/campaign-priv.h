@@ -66,6 +66,8 @@ void campaign__signals_install(void);
 /* campaign-kernels.c: each variant's kernel resolved (built, checked, its image
  * made, its accelerator chosen), and the tools disk; 0 or -errno, logged. */
 int campaign__kernels_resolve(struct campaign *c);
+/* Record each kernel's guest image in the campaign's store: its later runs keep it. */
+void campaign__images_pin(struct campaign *c);
 void campaign__kernels_free(struct campaign *c);
 /* The guests' clock of a new campaign: on instructions, its shift calibrated (or the
  * host's cached one); 0 or -errno, logged. Workers and --resume read guest.clock instead. */

@@ -132,6 +132,7 @@ int campaign__record(struct campaign *c, const char *db, time_t now, int reps, s
 				store__meta_set(c->st, saved_opts[i].key, v);
 		}
 	}
+	campaign__images_pin(c);
 	c->variant_id = xcalloc(plan->nvariants, sizeof(int64_t));
 	for (size_t i = 0; i < plan->nvariants; i++) {
 		const struct plan_variant *v = &plan->variants[i];
