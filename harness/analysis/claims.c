@@ -37,10 +37,10 @@ static const struct claim claims[] = {
 	{ .id = "C3", .title = "memcg over-reclaim",
 	  .sentence = "MGLRU reclaims more than memory.reclaim asks of a memcg",
 	  .plans = "claims.ini, c3.ini",
-	  .signals = { "pr:reclaim_ratio", "pr:over_reclaim_pct", "pr:high_ratio", NULL },
+	  .signals = { "pr:lru_reclaim_ratio", "pr:reclaim_ratio", "pr:high_ratio", NULL },
 	  .direction = +1, .rule = CLAIM_ABSOLUTE, .target = 1,
-	  .pre = "pr:reclaimed_bytes", .pre_min = 1,
-	  .pre_what = "memory.reclaim reclaimed something",
+	  .pre = "pr:lru_reclaimed_bytes", .pre_min = 1,
+	  .pre_what = "memory.reclaim took anon or file pages",
 	  .at = CLAIM_AT_DEFAULT, .plot = "bars" },
 	{ .id = "C4", .title = "costly on small devices",
 	  .sentence = "MGLRU costs more CPU per page reclaimed on small devices with little "

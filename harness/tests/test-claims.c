@@ -399,8 +399,8 @@ static void test_c3_absolute(void **state)
 			vals[i] = 1.42 + 0.002 * (double)i;
 			vals[5 + i] = mg[k] + (k == 2 ? 0.2 : 0.002) * ((double)(i % 2) - 0.5);
 		}
-		fx_row(ds, "pr:reclaim_ratio", "ratio", true, vals);
-		fx_level(ds, "pr:reclaimed_bytes", "bytes", false,
+		fx_row(ds, "pr:lru_reclaim_ratio", "ratio", true, vals);
+		fx_level(ds, "pr:lru_reclaimed_bytes", "bytes", false,
 			 (const double[]){ 8 << 20, 8 << 20 });
 		an = analyse(ds);
 		decide(an, "C3", &r);
@@ -628,7 +628,7 @@ static const struct plant PLANTS[] = {
 	{ "C2", "mix:anon_steal_pct", "pct", "mix:steal_attributed", 0.97, 0.3,
 	  { 30, 10, 50, 20 }, { 30, 10, 50, 51 } },
 	/* C3: MGLRU reclaims 1.33x what was asked, or 1.0x (classic 1.42x both times) */
-	{ "C3", "pr:reclaim_ratio", "ratio", "pr:reclaimed_bytes", 8 << 20, 0,
+	{ "C3", "pr:lru_reclaim_ratio", "ratio", "pr:lru_reclaimed_bytes", 8 << 20, 0,
 	  { 1.42, 1.33, 1.42, 1.33 }, { 1.42, 1.0, 1.42, 1.0 } },
 	/* C4: 1.5x the CPU per page, or three quarters of it */
 	{ "C4", "low:reclaim_ns_per_page", "ns", "low:hot_anon_bytes", 1e8, 0,
@@ -722,8 +722,8 @@ static void test_mechanisms(void **state)
 
 	fx_level(ds, "low:reclaim_ns_per_page", "ns", true, (const double[]){ 2000, 3000, 2010, 3000 });
 	fx_level(ds, "low:hot_anon_bytes", "bytes", false, (const double[]){ 1e8, 1e8, 1e8, 1e8 });
-	fx_level(ds, "pr:reclaim_ratio", "ratio", true, (const double[]){ 1.4, 1.3, 1.3, 1.3 });
-	fx_level(ds, "pr:reclaimed_bytes", "bytes", false, (const double[]){ 1e7, 1e7, 1e7, 1e7 });
+	fx_level(ds, "pr:lru_reclaim_ratio", "ratio", true, (const double[]){ 1.4, 1.3, 1.3, 1.3 });
+	fx_level(ds, "pr:lru_reclaimed_bytes", "bytes", false, (const double[]){ 1e7, 1e7, 1e7, 1e7 });
 	an = analyse(ds);
 	assert_int_equal(decide(an, "C4", &r), CLAIM_SUPPORTED);
 	assert_int_equal(r.cand, 1); /* the full mode decides */
