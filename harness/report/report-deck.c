@@ -216,12 +216,25 @@ static int page_title(struct deck *d)
 	return deck__page_end(d, &pg, "title");
 }
 
+/* The scoreboard's kernel columns: at most this many, right of the titles. */
+#define SCOREBOARD_KERNELS 3
+
 static int page_scoreboard(struct deck *d)
 {
 	struct page pg;
+	/* claim x kernel where there are several: a column per kernel, the merged verdict first */
+	size_t nk = d->b->nk > 1 ? d->b->nk : 0;
 
+	if (nk > SCOREBOARD_KERNELS)
+		nk = SCOREBOARD_KERNELS;
 	deck__page_begin(d, &pg, "scoreboard");
 	deck_text_at(&pg, 0.03, 0.925, "left", 34, true, INK, "Scoreboard: MGLRU against classic");
+	for (size_t k = 0; k < nk; k++) {
+		const char *rel = d->b->kernel[k];
+		_cleanup_free_ char *head = xasprintf("on %.*s", (int)strcspn(rel, " -+"), rel);
+
+		deck_text_at(&pg, 0.64 + 0.115 * (double)k, 0.86, "left", 16, true, INK_SOFT, head);
+	}
 	for (size_t c = 0; c < d->b->n; c++) {
 		const struct claim_result *r = &d->b->merged[c];
 		double y = 0.82 - 0.097 * (double)c;
@@ -230,7 +243,13 @@ static int page_scoreboard(struct deck *d)
 
 		deck_text_at(&pg, 0.03, y, "left", 25, true, INK, d->tab[c].id);
 		deck_text_at(&pg, 0.085, y, "left", 25, true, deck_state_color(r->state), v);
-		deck_text_at(&pg, 0.33, y, "left", 25, false, INK, d->tab[c].title);
+		deck_text_at(&pg, 0.33, y, "left", nk ? 20 : 25, false, INK, d->tab[c].title);
+		for (size_t k = 0; k < nk; k++) {
+			const struct claim_result *rk = &d->b->by_kernel[k * d->b->n + c];
+
+			deck_text_at(&pg, 0.64 + 0.115 * (double)k, y, "left", 16, true,
+				     deck_state_color(rk->state), claim_state_name(rk->state));
+		}
 		deck_text_at(&pg, 0.085, y - 0.043, "left", 18, false, INK_SOFT, why);
 	}
 	deck_text_at(&pg, 0.03, 0.04, "left", 16, false, INK_FAINT,

@@ -65,7 +65,7 @@ static void c1_numbers(struct store *st, int64_t id, const struct fx_run *r, int
 
 struct fx {
 	char dir[64];
-	char *measured, *empty;
+	char *measured, *empty, *measured612;
 };
 
 static int setup(void **state)
@@ -81,6 +81,11 @@ static int setup(void **state)
 						     .runs = twin, .nruns = 4,
 						     .extra = c1_numbers });
 	fx_write(f->empty, &(struct fx_campaign){ .campaign = "twin", .runs = twin, .nruns = 4 });
+	f->measured612 = xasprintf("%s/c1-612.db", f->dir);
+	fx_write(f->measured612,
+		 &(struct fx_campaign){ .plan = mix_plan, .campaign = "c1-fixture-612",
+					.kernel = "6.12.57+deb12-cloud-amd64 0123456789ab",
+					.runs = twin, .nruns = 4, .extra = c1_numbers });
 	*state = f;
 	return 0;
 }
@@ -94,6 +99,7 @@ static int teardown(void **state)
 	free(cmd);
 	free(f->measured);
 	free(f->empty);
+	free(f->measured612);
 	free(f);
 	return r == 0 ? 0 : -1;
 }
@@ -332,6 +338,31 @@ static void test_measured(void **state)
 	assert_true(access(gp, R_OK) == 0);
 }
 
+/* Two kernels: the scoreboard is claim x kernel, a column per kernel beside the merged verdict. */
+static void test_kernels(void **state)
+{
+	struct fx *f = *state;
+	_cleanup_free_ char *dir = xasprintf("%s/kernels", f->dir);
+	_cleanup_free_ char *pdf = xasprintf("%s/deck.pdf", dir);
+	const char *dbs[] = { f->measured, f->measured612 };
+
+	skip_without_tools();
+	assert_int_equal(write_deck(dbs, 2, dir, NULL), 0);
+	{
+		_cleanup_free_ char *t2 = page_text(pdf, 2);
+		const char *c1 = strstr(t2, "C1"), *c2 = c1 ? strstr(c1, "C2") : NULL;
+		_cleanup_free_ char *line = c1 && c2 ? strndup(c1, (size_t)(c2 - c1)) : NULL;
+
+		assert_has(t2, "on 6.1.0");
+		assert_has(t2, "on 6.12.57");
+		/* C1's line: merged, then each kernel's verdict */
+		assert_non_null(line);
+		assert_has(line, "SUPPORTED");
+		if (!strstr(line, "supported") || strstr(strstr(line, "supported") + 1, "supported") == NULL)
+			fail_msg("C1's line has not both kernels' verdicts:\n%s", line);
+	}
+}
+
 static void test_nothing_measured(void **state)
 {
 	struct fx *f = *state;
@@ -388,6 +419,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_measured),
+		cmocka_unit_test(test_kernels),
 		cmocka_unit_test(test_nothing_measured),
 		cmocka_unit_test(test_missing_tools),
 	};
