@@ -441,6 +441,16 @@ int procfs_parse_smaps_ref(const char *buf, size_t len, struct procfs_smaps_ref 
 	return 0;
 }
 
+int procfs_parse_schedstat(const char *buf, size_t len, uint64_t *ret_run_ns)
+{
+	struct slice rest = { .p = buf, .n = len }, run, wait, slices;
+
+	if (!next_token(&rest, &run) || !next_token(&rest, &wait) ||
+	    !next_token(&rest, &slices) || !slice_u64(run, ret_run_ns))
+		return -EINVAL;
+	return 0;
+}
+
 int procfs_parse_pid_stat(const char *buf, size_t len, struct procfs_pid_stat *ret)
 {
 	const char *open = memchr(buf, '(', len), *close = NULL;

@@ -129,4 +129,11 @@ struct procfs_pid_stat {
 };
 int procfs_parse_pid_stat(const char *buf, size_t len, struct procfs_pid_stat *ret);
 
+/*
+ * /proc/PID/schedstat, "RUN WAIT SLICES": the time the task ran on a CPU,
+ * in ns (its sum_exec_runtime; the file exists with CONFIG_SCHED_INFO),
+ * where /proc/PID/stat's utime and stime count clock ticks. 0 or -EINVAL.
+ */
+int procfs_parse_schedstat(const char *buf, size_t len, uint64_t *ret_run_ns);
+
 #endif

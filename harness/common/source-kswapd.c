@@ -10,7 +10,8 @@
 
 static const struct metric_info kswapd_metrics[] = {
 	METRIC("kswapd:cpu_ns", "ns", COUNTER, LOWER,
-	       "CPU time of every kswapd thread (utime + stime)"),
+	       "CPU time of every kswapd thread (/proc/PID/schedstat, ns; utime + stime in "
+	       "clock ticks where the kernel has no schedstat)"),
 };
 
 const struct source source_kswapd = {

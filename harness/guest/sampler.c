@@ -54,6 +54,7 @@ struct sampler {
 	char *buf;		/* read buffer, reused by every file */
 	size_t cap;
 	int *kswapd_fds;	/* /proc/PID/stat of each kswapd thread */
+	int *kswapd_sched_fds;	/* its /proc/PID/schedstat, -1 where the kernel has none */
 	size_t n_kswapd;
 	long clk_tck;
 	uint64_t seq;
@@ -132,21 +133,38 @@ static bool want_lru_gen(const struct agent *a)
 	return a->sample_lru_gen;
 }
 
-/* utime + stime of every kswapd thread, found once at start. */
+/*
+ * The CPU time of every kswapd thread (found once at start): its schedstat
+ * run time in ns where every thread has one, else utime + stime in clock
+ * ticks (10 ms steps at USER_HZ 100), never a mix of the two.
+ */
 static void emit_kswapd(struct sampler *s, struct instance *in, const char *buf, size_t len)
 {
-	uint64_t ticks = 0;
+	uint64_t ticks = 0, ns = 0;
+	bool sched = s->n_kswapd > 0;
 
 	(void)buf;
 	(void)len;
+	for (size_t i = 0; i < s->n_kswapd; i++)
+		sched &= s->kswapd_sched_fds[i] >= 0;
 	for (size_t i = 0; i < s->n_kswapd; i++) {
 		struct procfs_pid_stat st;
-		ssize_t n = pread(s->kswapd_fds[i], s->buf, s->cap - 1, 0);
+		uint64_t run;
+		ssize_t n;
 
+		if (sched) {
+			n = pread(s->kswapd_sched_fds[i], s->buf, s->cap - 1, 0);
+			if (n > 0 && procfs_parse_schedstat(s->buf, (size_t)n, &run) == 0)
+				ns += run;
+			continue;
+		}
+		n = pread(s->kswapd_fds[i], s->buf, s->cap - 1, 0);
 		if (n > 0 && procfs_parse_pid_stat(s->buf, (size_t)n, &st) == 0)
 			ticks += st.utime + st.stime;
 	}
-	value(s, in, "cpu_ns", 6, (int64_t)(ticks * (1000000000 / (uint64_t)s->clk_tck)));
+	if (!sched)
+		ns = ticks * (1000000000 / (uint64_t)s->clk_tck);
+	value(s, in, "cpu_ns", 6, (int64_t)ns);
 }
 
 static void perf_value(void *arg, const char *name, uint64_t v)
@@ -285,6 +303,10 @@ static void find_kswapd(struct sampler *s)
 			continue;
 		}
 		s->kswapd_fds = xrealloc(s->kswapd_fds, s->n_kswapd + 1, sizeof(int));
+		s->kswapd_sched_fds = xrealloc(s->kswapd_sched_fds, s->n_kswapd + 1, sizeof(int));
+		free(path);
+		path = xasprintf("/proc/%s/schedstat", de->d_name);
+		s->kswapd_sched_fds[s->n_kswapd] = open(path, O_RDONLY | O_CLOEXEC);
 		s->kswapd_fds[s->n_kswapd++] = fd;
 	}
 	log_info("sampler: %zu kswapd thread(s)", s->n_kswapd);
@@ -375,9 +397,13 @@ void sampler_free(struct sampler *s)
 	for (size_t i = 0; i < s->n_in; i++)
 		if (s->in[i].fd >= 0)
 			close(s->in[i].fd);
-	for (size_t i = 0; i < s->n_kswapd; i++)
+	for (size_t i = 0; i < s->n_kswapd; i++) {
 		close(s->kswapd_fds[i]);
+		if (s->kswapd_sched_fds[i] >= 0)
+			close(s->kswapd_sched_fds[i]);
+	}
 	free(s->kswapd_fds);
+	free(s->kswapd_sched_fds);
 	free(s->in);
 	free(s->buf);
 	free(s->vmstat);

@@ -342,6 +342,20 @@ static void test_pid_stat(void **state)
 	assert_int_equal(st.stime, c->wl_stime);
 }
 
+/* schedstat: the run time in ns, its first field; malformed is refused. */
+static void test_schedstat(void **state)
+{
+	static const char good[] = "1523340051 88012345 4021\n";
+	static const char *const bad[] = { "", "12 34", "x 1 2\n", "-5 1 2\n" };
+	uint64_t ns = 0;
+
+	(void)state;
+	assert_int_equal(procfs_parse_schedstat(good, strlen(good), &ns), 0);
+	assert_int_equal(ns, 1523340051ull);
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++)
+		assert_int_equal(procfs_parse_schedstat(bad[i], strlen(bad[i]), &ns), -EINVAL);
+}
+
 /* --- malformed input --- */
 
 static void test_flat_malformed(void **state)
@@ -512,6 +526,7 @@ int main(void)
 		cmocka_unit_test(test_psi_malformed),
 		cmocka_unit_test(test_lru_gen_malformed),
 		cmocka_unit_test(test_pid_stat_odd_comm),
+		cmocka_unit_test(test_schedstat),
 	};
 
 	_Static_assert(ARRAY_SIZE(captures) == 3, "PER_CAPTURE lists three captures");

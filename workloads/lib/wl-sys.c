@@ -136,15 +136,15 @@ int wl_kswapd_cpu_ns(uint64_t *ret)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *de;
-	uint64_t ticks = 0;
+	uint64_t ticks = 0, ns = 0;
 	long hz = sysconf(_SC_CLK_TCK);
-	int found = 0;
+	int found = 0, sched = 0;
 
 	if (!d)
 		return -errno;
 	while ((de = readdir(d))) {
-		_cleanup_free_ char *path = NULL, *text = NULL;
-		unsigned long long ut, st;
+		_cleanup_free_ char *path = NULL, *text = NULL, *sp = NULL, *stext = NULL;
+		unsigned long long ut, st, run;
 		char *p;
 
 		if (de->d_name[0] < '1' || de->d_name[0] > '9')
@@ -159,11 +159,18 @@ int wl_kswapd_cpu_ns(uint64_t *ret)
 			continue;
 		ticks += ut + st;
 		found++;
+		/* the run time in ns where the kernel keeps it (CONFIG_SCHED_INFO) */
+		sp = xasprintf("/proc/%s/schedstat", de->d_name);
+		if (read_file(sp, 256, &stext, NULL) == 0 && sscanf(stext, "%llu", &run) == 1) {
+			ns += run;
+			sched++;
+		}
 	}
 	closedir(d);
 	if (!found)
 		return -ENOENT;
-	*ret = ticks * (1000000000ull / (uint64_t)(hz > 0 ? hz : 100));
+	/* ns where every thread has it, else ticks: never a mix */
+	*ret = sched == found ? ns : ticks * (1000000000ull / (uint64_t)(hz > 0 ? hz : 100));
 	return 0;
 }
 

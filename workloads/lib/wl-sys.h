@@ -34,7 +34,8 @@ int wl_io_read_bytes(const char *path, uint64_t *ret);
 int wl_io_stat_rbytes(const char *text, unsigned maj, unsigned min, uint64_t *ret);
 /* The "some ... total=N" stall time of a PSI file (/proc/pressure/memory), in us. */
 int wl_psi_some_us(const char *path, uint64_t *ret);
-/* CPU time (user + system) of every kswapd thread, in ns. */
+/* CPU time of every kswapd thread, in ns: /proc/PID/schedstat's run time, else
+ * utime + stime in clock ticks (10 ms steps). */
 int wl_kswapd_cpu_ns(uint64_t *ret);
 /* MemTotal of /proc/meminfo in bytes. */
 int wl_mem_total(uint64_t *ret);
