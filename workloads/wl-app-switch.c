@@ -14,6 +14,12 @@
  * random (Zipf) until it goes to the background; background apps are idle.
  * An LRU that knows nothing of foreground and background evicts what the
  * next foreground needs. The common shape is the foreground's page accesses.
+ *
+ * Neither LRU has a notion of foreground; Android and ChromeOS give it one
+ * from outside, protecting the foreground's memcg. protect=fg does that:
+ * memory.low of the foreground app's memcg is its whole set while it is in
+ * the foreground, 0 once it leaves. warmup switches at the start (e.g. the
+ * first round, right after the launches) are run but not measured.
  */
 #include "wl-def.h"
 
@@ -23,6 +29,8 @@ struct opts {
 	uint64_t app_file;
 	uint64_t period_ms;
 	uint64_t switches;
+	uint64_t warmup;
+	const char *protect;
 	double theta;
 	uint64_t seed;
 	const char *dir;
@@ -42,6 +50,9 @@ WORKLOAD_DEF(app_switch) = {
 		PARAM_SIZE("app-file", app_file, NULL, "file set per app, mmap'd"),
 		PARAM_DURATION("period", period_ms, "5s", "time in the foreground"),
 		PARAM_U64("switches", switches, NULL, "foreground switches (default 2 x apps)"),
+		PARAM_U64("warmup", warmup, "0", "switches at the start run but not measured"),
+		PARAM_CHOICE("protect", protect, "none", "none|fg",
+			     "memory.low of the foreground app's memcg: its whole set (fg)"),
 		PARAM_FRACTION("theta", theta, "0.9", 0, 0.9999,
 			       "Zipf skew of foreground accesses"),
 		PARAM_SEED(seed),
@@ -49,10 +60,11 @@ WORKLOAD_DEF(app_switch) = {
 	},
 	.metrics = (const struct wl_metric[]){
 		COMMON_METRICS,
-		METRIC("switches", "switches", "none", "foreground switches"),
+		METRIC("switches", "switches", "none", "foreground switches measured"),
 		METRIC("switch_p50", "ns", "lower",
 		       "median time to re-touch the new foreground's set"),
 		METRIC("switch_p90", "ns", "lower", "90th percentile of it"),
+		METRIC("switch_p95", "ns", "lower", "95th percentile of it"),
 		METRIC("switch_max", "ns", "lower", "longest switch"),
 		METRIC("fg_majflt", "faults", "lower",
 		       "major faults of apps while in the foreground"),
@@ -225,6 +237,17 @@ static int cg_write(const char *dir, const char *file, const char *v)
 	return write_file(p, v);
 }
 
+/* memory.low of an app's memcg: bytes protected from reclaim (0: none). */
+static int protect_set(const char *dir, uint64_t bytes)
+{
+	_cleanup_free_ char *v = xasprintf("%llu", (unsigned long long)bytes);
+	int r = cg_write(dir, "memory.low", v);
+
+	if (r < 0)
+		fprintf(stderr, "wl-app-switch: %s/memory.low = %s: %s\n", dir, v, strerror(-r));
+	return r;
+}
+
 /* Move ourselves to MEMCG/ctl and enable the memory controller for the apps. */
 static int memcgs_make(const char *memcg, unsigned apps)
 {
@@ -269,6 +292,11 @@ int main(int argc, char **argv)
 	}
 	if (!o.switches)
 		o.switches = 2 * o.apps;
+	if (o.warmup >= o.switches) {
+		fprintf(stderr, "wl-app-switch: warmup %llu leaves none of %llu switches measured\n",
+			(unsigned long long)o.warmup, (unsigned long long)o.switches);
+		return 2;
+	}
 	c = (struct cfg){ o.app_anon / (uint64_t)page, o.app_file / (uint64_t)page, o.seed, o.theta,
 			  o.dir };
 	r = wl_memcg_self(memcg, sizeof(memcg), NULL, 0);
@@ -323,15 +351,23 @@ int main(int argc, char **argv)
 	for (uint64_t s = 0; s < o.switches && !failed; s++) {
 		unsigned fg = (unsigned)(s % o.apps);
 		uint64_t start = wl_now_ns(), end = start + o.period_ms * 1000000, now;
+		_cleanup_free_ char *fg_dir = xasprintf("%s/app%u", memcg, fg);
+		bool protect = !strcmp(o.protect, "fg"), measured = s >= o.warmup;
 		struct reply rp;
 		char ch = CMD_FG;
 
+		if (protect && protect_set(fg_dir, o.app_anon + o.app_file) < 0) {
+			failed = 1;
+			break;
+		}
 		if (write(app[fg].cmd, &ch, 1) != 1 || read_reply(&app[fg], fg, 'R', &rp) < 0) {
 			failed = 1;
 			break;
 		}
-		wl_hist_add(sw, rp.ns);
-		retouch_majflt += rp.majflt;
+		if (measured) {
+			wl_hist_add(sw, rp.ns);
+			retouch_majflt += rp.majflt;
+		}
 		while ((now = wl_now_ns()) < end) {
 			struct timespec ts = { (time_t)((end - now) / 1000000000),
 					       (long)((end - now) % 1000000000) };
@@ -339,11 +375,13 @@ int main(int argc, char **argv)
 			nanosleep(&ts, NULL);
 		}
 		ch = CMD_BG;
-		if (write(app[fg].cmd, &ch, 1) != 1 || read_reply(&app[fg], fg, 'B', &rp) < 0) {
+		if (write(app[fg].cmd, &ch, 1) != 1 || read_reply(&app[fg], fg, 'B', &rp) < 0 ||
+		    (protect && protect_set(fg_dir, 0) < 0)) {
 			failed = 1;
 			break;
 		}
-		fg_majflt += rp.majflt;
+		if (measured)
+			fg_majflt += rp.majflt;
 	}
 	t1 = wl_now_ns();
 	for (unsigned i = 0; i < o.apps; i++) {
@@ -364,9 +402,10 @@ int main(int argc, char **argv)
 		ops += stats[i].ops;
 	}
 	wl_result_common(ops, t1 - t0, lat);
-	wl_result("switches", (double)o.switches);
+	wl_result("switches", (double)(o.switches - o.warmup));
 	wl_result("switch_p50", (double)wl_hist_quantile(sw, 0.5));
 	wl_result("switch_p90", (double)wl_hist_quantile(sw, 0.9));
+	wl_result("switch_p95", (double)wl_hist_quantile(sw, 0.95));
 	wl_result("switch_max", (double)sw->max);
 	wl_result("fg_majflt", (double)fg_majflt);
 	wl_result("retouch_majflt", (double)retouch_majflt);

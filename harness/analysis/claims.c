@@ -56,7 +56,7 @@ static const struct claim claims[] = {
 	  .sentence = "MGLRU has no notion of foreground apps (nor has classic: tested as its "
 		      "consequence, slower app switches under MGLRU)",
 	  .plans = "claims.ini, c5.ini",
-	  .signals = { "apps:switch_p90", "apps:fg_majflt", "apps:retouch_majflt", NULL },
+	  .signals = { "apps:switch_p90", "apps-low:switch_p90", "apps:fg_majflt", NULL },
 	  .direction = +1, .rule = CLAIM_DIRECTION,
 	  .pre = "apps:retouch_majflt", .pre_min = 1,
 	  .pre_what = "apps brought back faulted: their pages had been reclaimed",
