@@ -169,7 +169,7 @@ run: deps all
 # regression) is an answer, not a failure.
 CLAIMS_PLAN ?= workloads/plans/claims.ini
 CLAIMS_STAMP := $(shell date +%Y%m%d-%H%M%S)
-CLAIMS_DB ?= results/claims-$(CLAIMS_STAMP).db
+CLAIMS_DB ?= results/$(basename $(notdir $(CLAIMS_PLAN)))-$(CLAIMS_STAMP).db
 claims: deps all
 	@set -e; rc=0; nice $(BUILD)/lrubench run $(CLAIMS_PLAN) --db $(CLAIMS_DB) || rc=$$?; \
 	[ $$rc -le 1 ] || exit $$rc; \
