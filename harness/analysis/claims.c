@@ -3,13 +3,12 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "catalogue.h"
-#include "claims.h"
+#include "claims-priv.h"
 #include "metrics.h"
 #include "plan.h"
 #include "stats.h"
@@ -113,7 +112,7 @@ const char *claim_state_name(enum claim_state s)
 	return "inconclusive";
 }
 
-static bool is_test_rule(enum claim_rule r)
+bool claims_is_test_rule(enum claim_rule r)
 {
 	return r == CLAIM_DIRECTION || r == CLAIM_ABSOLUTE;
 }
@@ -124,7 +123,7 @@ static size_t test_claims(void)
 	size_t k = 0;
 
 	for (size_t i = 0; i < NCLAIMS; i++)
-		k += is_test_rule(claims[i].rule);
+		k += claims_is_test_rule(claims[i].rule);
 	return k;
 }
 
@@ -133,7 +132,8 @@ bool claims__pair_ok(const struct dataset *ds, size_t a, size_t b)
 	const struct ds_variant *va = &ds->v[a], *vb = &ds->v[b];
 
 	return !ds_lru_mglru(va) && ds_lru_mglru(vb) && va->kernel && vb->kernel &&
-	       !strcmp(va->kernel, vb->kernel) && !strcmp(ds_knobs_but_lru(va), ds_knobs_but_lru(vb));
+	       !strcmp(va->kernel, vb->kernel) &&
+	       !strcmp(ds_knobs_but_lru(va), ds_knobs_but_lru(vb));
 }
 
 int claims__orientation(const struct dataset *ds, size_t cand)
@@ -146,20 +146,20 @@ int claims__orientation(const struct dataset *ds, size_t cand)
 }
 
 /* A variant's vm.swappiness: its knob, else the kernel's default. */
-static int swappiness(const struct ds_variant *v)
+int claims_swappiness(const struct ds_variant *v)
 {
 	int s = ds_swappiness(v);
 
 	return s < 0 ? CLAIM_DEFAULT_SWAPPINESS : s;
 }
 
-static bool on_kernel(const struct ds_variant *v, const char *kernel)
+bool claims_on_kernel(const struct ds_variant *v, const char *kernel)
 {
 	return !kernel || (v->kernel && !strcmp(v->kernel, kernel));
 }
 
 /* The MGLRU variant paired with classic variant a in the fullest mode; false: none. */
-static bool fullest_pair(const struct dataset *ds, size_t a, size_t *ret_b)
+bool claims_fullest_pair(const struct dataset *ds, size_t a, size_t *ret_b)
 {
 	unsigned e, best = 0;
 	bool found = false;
@@ -188,7 +188,7 @@ static size_t knob_count(const struct ds_variant *v)
  * beyond the LRU (the kernel's defaults; the first in variant order among
  * equals) and its fullest MGLRU mode. false: none.
  */
-static bool find_pair(const struct claim *c, const struct dataset *ds, const char *kernel,
+bool claims_find_pair(const struct claim *c, const struct dataset *ds, const char *kernel,
 		      size_t *ret_a, size_t *ret_b)
 {
 	int want = CLAIM_DEFAULT_SWAPPINESS;
@@ -198,16 +198,16 @@ static bool find_pair(const struct claim *c, const struct dataset *ds, const cha
 	if (c->at == CLAIM_AT_RAISED) {
 		want = -1;
 		for (size_t a = 0; a < ds->nv; a++)
-			if (on_kernel(&ds->v[a], kernel) && fullest_pair(ds, a, &b) &&
-			    swappiness(&ds->v[a]) > CLAIM_DEFAULT_SWAPPINESS &&
-			    swappiness(&ds->v[a]) > want)
-				want = swappiness(&ds->v[a]);
+			if (claims_on_kernel(&ds->v[a], kernel) && claims_fullest_pair(ds, a, &b) &&
+			    claims_swappiness(&ds->v[a]) > CLAIM_DEFAULT_SWAPPINESS &&
+			    claims_swappiness(&ds->v[a]) > want)
+				want = claims_swappiness(&ds->v[a]);
 		if (want < 0)
 			return false;
 	}
 	for (size_t a = 0; a < ds->nv; a++) {
-		if (!on_kernel(&ds->v[a], kernel) || swappiness(&ds->v[a]) != want ||
-		    !fullest_pair(ds, a, &b) || (found && knob_count(&ds->v[a]) >= fewest))
+		if (!claims_on_kernel(&ds->v[a], kernel) || claims_swappiness(&ds->v[a]) != want ||
+		    !claims_fullest_pair(ds, a, &b) || (found && knob_count(&ds->v[a]) >= fewest))
 			continue;
 		*ret_a = a, *ret_b = b, fewest = knob_count(&ds->v[a]);
 		found = true;
@@ -215,7 +215,7 @@ static bool find_pair(const struct claim *c, const struct dataset *ds, const cha
 	return found;
 }
 
-static const struct ds_row *find_row(const struct dataset *ds, const char *label)
+const struct ds_row *claims_find_row(const struct dataset *ds, const char *label)
 {
 	for (size_t i = 0; i < ds->nrows; i++)
 		if (!strcmp(ds->rows[i].label, label) || !strcmp(ds->rows[i].metric, label))
@@ -258,7 +258,7 @@ static bool precondition(const struct claim *c, const struct dataset *ds, size_t
 	ev[0] = '\0';
 	if (!c->pre)
 		return true;
-	row = find_row(ds, c->pre);
+	row = claims_find_row(ds, c->pre);
 	pa = xcalloc(ds->maxruns ? ds->maxruns : 1, sizeof(double));
 	pb = xcalloc(ds->maxruns ? ds->maxruns : 1, sizeof(double));
 	n = row ? ds_pairs(ds, row, a, b, pa, pb) : 0;
@@ -415,7 +415,8 @@ static void test_absolute(const struct claim *c, const struct dataset *ds, size_
 	if (row->n[a])
 		appendf(r, ", %s %.3g", ds->v[a].name, stats__mean(ds_vals(ds, row, a), row->n[a]));
 	if (r->state == CLAIM_INCONCLUSIVE) {
-		size_t more = more_blocks(half / t, n, level, fabs(c->direction * (mean / t - 1) - m));
+		size_t more =
+		    more_blocks(half / t, n, level, fabs(c->direction * (mean / t - 1) - m));
 
 		appendf(r, more ? "; ~%zu more blocks would decide it" : "; more blocks needed",
 			more);
@@ -423,7 +424,7 @@ static void test_absolute(const struct claim *c, const struct dataset *ds, size_
 }
 
 /* Claim c on pair (a classic, b MGLRU): its precondition, then its primary signal. */
-static void decide_pair(const struct claim *c, const struct analysis *an, size_t a, size_t b,
+void claims_decide_pair(const struct claim *c, const struct analysis *an, size_t a, size_t b,
 			double level, struct claim_result *r)
 {
 	const struct dataset *ds = an->ds;
@@ -432,7 +433,7 @@ static void decide_pair(const struct claim *c, const struct analysis *an, size_t
 
 	if (!precondition(c, ds, a, b, r, ev, sizeof(ev)))
 		return;
-	row = find_row(ds, c->signals[0]);
+	row = claims_find_row(ds, c->signals[0]);
 	if (!row) { /* e.g. no cost per page where nothing was reclaimed: not a test */
 		no_cmp(r, CLAIM_NOT_TESTED);
 		appendf(r, "%s not measured: run %s", c->signals[0], c->plans);
@@ -452,7 +453,7 @@ static void decide_test(const struct claim *c, const struct analysis *an, const 
 	const struct dataset *ds = an->ds;
 	size_t a, b;
 
-	if (!find_pair(c, ds, kernel, &a, &b)) {
+	if (!claims_find_pair(c, ds, kernel, &a, &b)) {
 		no_cmp(r, CLAIM_NOT_TESTED);
 		snprintf(r->why, sizeof(r->why),
 			 "no classic/MGLRU pair differing in the LRU alone at %s: run %s",
@@ -473,168 +474,12 @@ static void decide_test(const struct claim *c, const struct analysis *an, const 
 			return;
 		}
 	}
-	decide_pair(c, an, a, b, level, r);
+	claims_decide_pair(c, an, a, b, level, r);
 }
 
-static double default_level(const struct analysis *an, double level)
+double claims_level(const struct analysis *an, double level)
 {
 	return level > 0 && level < 1 ? level : 1 - an->o.alpha / (double)test_claims();
-}
-
-int claims__curve(const struct claim *c, const struct analysis *an, const char *kernel,
-		  double level, struct claim_curve *ret)
-{
-	const struct dataset *ds = an->ds;
-	_cleanup_free_ double *sc = NULL, *sm = NULL; /* classic's and MGLRU's slopes */
-	double *slopes[2];
-
-	memset(ret, 0, sizeof(*ret));
-	if (c->at != CLAIM_AT_RAISED || !is_test_rule(c->rule))
-		return -ENOENT;
-	ret->row = find_row(ds, c->signals[0]);
-	if (!ret->row)
-		return -ENOENT;
-	level = default_level(an, level);
-	/* the points: the first pair (full MGLRU mode) at each swappiness, in ascending order */
-	for (size_t a = 0; a < ds->nv; a++) {
-		int sw = swappiness(&ds->v[a]);
-		size_t at = ret->np, best = SIZE_MAX;
-		unsigned e, be = 0;
-
-		if (!on_kernel(&ds->v[a], kernel))
-			continue;
-		for (size_t b = 0; b < ds->nv; b++)
-			if (claims__pair_ok(ds, a, b) && ds_lru_enabled(&ds->v[b], &e) == 0 &&
-			    (best == SIZE_MAX || e > be))
-				best = b, be = e;
-		if (best == SIZE_MAX)
-			continue;
-		for (size_t i = 0; i < ret->np && at == ret->np; i++)
-			if (ret->swappiness[i] >= sw)
-				at = i;
-		if ((at < ret->np && ret->swappiness[at] == sw) || ret->np == CLAIM_CURVE_MAX)
-			continue;
-		for (size_t i = ret->np; i > at; i--) {
-			ret->swappiness[i] = ret->swappiness[i - 1];
-			ret->var[0][i] = ret->var[0][i - 1];
-			ret->var[1][i] = ret->var[1][i - 1];
-		}
-		ret->swappiness[at] = sw;
-		ret->var[0][at] = a;
-		ret->var[1][at] = best;
-		ret->np++;
-	}
-	if (ret->np < 2)
-		return -ENOENT;
-	/* the blocks (repetitions) that ran every point of both LRUs: a slope each */
-	slopes[0] = sc = xcalloc(ds->maxruns + 1, sizeof(double));
-	slopes[1] = sm = xcalloc(ds->maxruns + 1, sizeof(double));
-	for (size_t l = 0; l < 2; l++)
-		for (size_t p = 0; p < ret->np; p++)
-			ret->mean[l][p] = NAN;
-	{
-		double sum[2][CLAIM_CURVE_MAX] = { { 0 } }, xbar = 0, sxx = 0;
-
-		for (size_t p = 0; p < ret->np; p++)
-			xbar += ret->swappiness[p] / 100.0 / (double)ret->np;
-		for (size_t p = 0; p < ret->np; p++)
-			sxx += pow(ret->swappiness[p] / 100.0 - xbar, 2);
-		for (int rep = 0; rep < (int)ds->maxruns; rep++) {
-			double y[2][CLAIM_CURVE_MAX];
-			bool all = true;
-
-			for (size_t l = 0; l < 2 && all; l++)
-				for (size_t p = 0; p < ret->np && all; p++) {
-					size_t v = ret->var[l][p], k;
-					const double *x = ds_vals(ds, ret->row, v);
-
-					for (k = 0; k < ret->row->n[v]; k++)
-						if (ret->row->reps[v * ds->maxruns + k] == rep)
-							break;
-					all = k < ret->row->n[v] && !isnan(x[k]);
-					if (all)
-						y[l][p] = x[k];
-				}
-			if (!all)
-				continue;
-			for (size_t l = 0; l < 2; l++) {
-				double sxy = 0;
-
-				for (size_t p = 0; p < ret->np; p++) {
-					sxy += (ret->swappiness[p] / 100.0 - xbar) * y[l][p];
-					sum[l][p] += y[l][p];
-				}
-				slopes[l][ret->blocks] = sxy / sxx;
-			}
-			ret->blocks++;
-		}
-		for (size_t l = 0; l < 2; l++)
-			for (size_t p = 0; p < ret->np && ret->blocks; p++)
-				ret->mean[l][p] = sum[l][p] / (double)ret->blocks;
-	}
-	for (size_t l = 0; l < 2; l++) {
-		ret->slope[l] = ret->lo[l] = ret->hi[l] = NAN;
-		if (ret->blocks >= VERDICT_MIN_BLOCKS) {
-			double m = stats__mean(slopes[l], ret->blocks);
-			double half = stats__mean_ci_half(
-				ret->blocks, sqrt(stats__var(slopes[l], ret->blocks, m)), level);
-
-			ret->slope[l] = m, ret->lo[l] = m - half, ret->hi[l] = m + half;
-		} else if (ret->blocks) {
-			ret->slope[l] = slopes[l][0];
-		}
-	}
-	return 0;
-}
-
-static void part_decide(const struct claim *c, const struct analysis *an, size_t a, size_t b,
-			double level, struct claim_part *p)
-{
-	memset(p, 0, sizeof(*p));
-	ds_lru_enabled(&an->ds->v[b], &p->enabled);
-	p->knobs = ds_knobs_but_lru(&an->ds->v[a]);
-	p->r.change = p->r.ci_lo = p->r.ci_hi = NAN;
-	decide_pair(c, an, a, b, level, &p->r);
-}
-
-size_t claims__mechanisms(const struct claim *c, const struct analysis *an, const char *kernel,
-			  double level, struct claim_part *ret, size_t max)
-{
-	const struct dataset *ds = an->ds;
-	size_t a, b, n = 0;
-
-	if (!c->by_mechanism || !is_test_rule(c->rule) || !find_pair(c, ds, kernel, &a, &b))
-		return 0;
-	level = default_level(an, level);
-	/* the lowest max modes against a, ascending; the first variant of a mode stands for it */
-	for (size_t v = 0; v < ds->nv && max; v++) {
-		unsigned e = 0;
-		size_t at = n;
-
-		if (!claims__pair_ok(ds, a, v))
-			continue;
-		ds_lru_enabled(&ds->v[v], &e);
-		for (size_t i = 0; i < n && at == n; i++)
-			if (ret[i].enabled >= e)
-				at = i;
-		if ((at < n && ret[at].enabled == e) || at == max)
-			continue;
-		if (n == max)
-			n--; /* the highest drops out */
-		memmove(&ret[at + 1], &ret[at], (n - at) * sizeof(*ret));
-		part_decide(c, an, a, v, level, &ret[at]);
-		n++;
-	}
-	/* the other classic variants at the claim's swappiness, each with its fullest mode */
-	for (size_t a2 = 0; a2 < ds->nv && n < max; a2++) {
-		size_t b2;
-
-		if (a2 == a || ds->v[a2].kernel == NULL || strcmp(ds->v[a2].kernel, ds->v[a].kernel) ||
-		    swappiness(&ds->v[a2]) != swappiness(&ds->v[a]) || !fullest_pair(ds, a2, &b2))
-			continue;
-		part_decide(c, an, a2, b2, level, &ret[n++]);
-	}
-	return n >= 2 ? n : 0;
 }
 
 /*
@@ -675,9 +520,9 @@ static bool c7_counts(const struct analysis *an, size_t i, const char *kernel)
 	const struct comparison *cmp = &an->c[i];
 	const struct dataset *ds = an->ds;
 
-	return cmp->key && claims__orientation(ds, cmp->cand) && on_kernel(&ds->v[cmp->cand], kernel) &&
-	       cmp->verdict != VERDICT_NO_DATA && cmp->verdict != VERDICT_TOO_FEW &&
-	       real_workload(ds, ds->rows[cmp->row].family);
+	return cmp->key && claims__orientation(ds, cmp->cand) &&
+	       claims_on_kernel(&ds->v[cmp->cand], kernel) && cmp->verdict != VERDICT_NO_DATA &&
+	       cmp->verdict != VERDICT_TOO_FEW && real_workload(ds, ds->rows[cmp->row].family);
 }
 
 static void decide_mixed(const struct claim *c, const struct analysis *an, const char *kernel,
@@ -725,9 +570,11 @@ static void decide_mixed(const struct claim *c, const struct analysis *an, const
 			 "%zu equivalent within +-min effect; no workload regressed while another "
 			 "gained", keys, worse, better, keys - worse - better);
 	} else {
-		snprintf(r->why, sizeof(r->why),
-			 "%zu regressions, %zu gains, %zu undecided of %zu real-workload key metrics: "
-			 "run %s with more blocks", worse, better, undecided, keys, c->plans);
+		snprintf(
+		    r->why, sizeof(r->why),
+		    "%zu regressions, %zu gains, %zu undecided of %zu real-workload key metrics: "
+		    "run %s with more blocks",
+		    worse, better, undecided, keys, c->plans);
 	}
 }
 
@@ -735,10 +582,10 @@ static void decide_mixed(const struct claim *c, const struct analysis *an, const
 static const char *kernel_release(const struct dataset *ds, const char *kernel)
 {
 	for (size_t v = 0; v < ds->nv; v++)
-		if (on_kernel(&ds->v[v], kernel) && ds->v[v].release && *ds->v[v].release)
+		if (claims_on_kernel(&ds->v[v], kernel) && ds->v[v].release && *ds->v[v].release)
 			return ds->v[v].release;
 	for (size_t v = 0; v < ds->nv; v++)
-		if (on_kernel(&ds->v[v], kernel))
+		if (claims_on_kernel(&ds->v[v], kernel))
 			return ds->v[v].kernel;
 	return NULL;
 }
@@ -762,7 +609,8 @@ static void decide_comparability(const struct analysis *an, const char *kernel,
 		const struct comparison *cmp = &an->c[i];
 
 		if (!claims__orientation(an->ds, cmp->cand) ||
-		    !on_kernel(&an->ds->v[cmp->cand], kernel) || cmp->verdict == VERDICT_NO_DATA)
+		    !claims_on_kernel(&an->ds->v[cmp->cand], kernel) ||
+		    cmp->verdict == VERDICT_NO_DATA)
 			continue;
 		measured++;
 		if (cmp->verdict == VERDICT_NOT_COMPARABLE) {
@@ -774,15 +622,16 @@ static void decide_comparability(const struct analysis *an, const char *kernel,
 	if (nc) {
 		r->state = CLAIM_SUPPORTED;
 		snprintf(r->why, sizeof(r->why),
-			 "%zu of %zu metrics not comparable across LRUs on %s (e.g. %s)", nc, measured,
-			 rel, first);
+			 "%zu of %zu metrics not comparable across LRUs on %s (e.g. %s)", nc,
+			 measured, rel, first);
 	} else if (measured) {
 		r->state = CLAIM_CONTRADICTED;
-		snprintf(r->why, sizeof(r->why), "all %zu measured metrics comparable across LRUs on %s",
-			 measured, rel);
+		snprintf(r->why, sizeof(r->why),
+			 "all %zu measured metrics comparable across LRUs on %s", measured, rel);
 	} else {
 		r->state = CLAIM_NOT_TESTED;
-		snprintf(r->why, sizeof(r->why), "no classic/MGLRU pair: run any plan with both LRUs");
+		snprintf(r->why, sizeof(r->why),
+			 "no classic/MGLRU pair: run any plan with both LRUs");
 	}
 }
 
@@ -791,7 +640,7 @@ void claims__decide(const struct claim *c, const struct analysis *an, const char
 {
 	memset(r, 0, sizeof(*r));
 	r->change = r->ci_lo = r->ci_hi = NAN;
-	level = default_level(an, level);
+	level = claims_level(an, level);
 	switch (c->rule) {
 	case CLAIM_DIRECTION:
 	case CLAIM_ABSOLUTE:
@@ -887,7 +736,7 @@ static bool kernel_paired(const struct dataset *ds, const char *kernel)
 {
 	for (size_t a = 0; a < ds->nv; a++)
 		for (size_t b = 0; b < ds->nv; b++)
-			if (on_kernel(&ds->v[a], kernel) && claims__pair_ok(ds, a, b))
+			if (claims_on_kernel(&ds->v[a], kernel) && claims__pair_ok(ds, a, b))
 				return true;
 	return false;
 }
@@ -926,7 +775,7 @@ static const struct analysis *against_classic(const struct analysis *an, const c
 	size_t a, b;
 
 	*ret_own = NULL;
-	if (!find_pair(c7, an->ds, kernel, &a, &b))
+	if (!claims_find_pair(c7, an->ds, kernel, &a, &b))
 		return NULL;
 	if (a == an->ds->base)
 		return an;
@@ -965,13 +814,15 @@ void claims__board(const struct analysis *const *an, size_t nsrc, struct claims_
 					snprintf(r->why, sizeof(r->why), "%s", CLAIM_NOT_RUN);
 					continue;
 				}
-				if (tab[c].rule == CLAIM_MIXED || tab[c].rule == CLAIM_COMPARABILITY) {
+				if (tab[c].rule == CLAIM_MIXED ||
+				    tab[c].rule == CLAIM_COMPARABILITY) {
 					if (!ak)
 						ak = against_classic(an[s], ret->kernel[k], &own);
 					claims__decide(&tab[c], ak ? ak : an[s], ret->kernel[k],
 						       ret->level, r);
 				} else {
-					claims__decide(&tab[c], an[s], ret->kernel[k], ret->level, r);
+					claims__decide(&tab[c], an[s], ret->kernel[k], ret->level,
+						       r);
 				}
 				ret->measured |= r->has_cmp;
 			}
