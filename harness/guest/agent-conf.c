@@ -109,6 +109,19 @@ static int set_name(struct agent_conf *c, const struct conf_key *k, const char *
 	return set_text(c, k, value);
 }
 
+/* Mount options: names separated by commas, or "none". */
+static int set_mount_options(struct agent_conf *c, const struct conf_key *k, const char *value)
+{
+	_cleanup_free_ char *copy = xstrdup(value);
+	char *rest = copy, *o;
+
+	/* strsep, not strtok: an empty name ("a,,b", "a,") is an error, not skipped. */
+	while ((o = strsep(&rest, ",")))
+		if (!conf_name_valid(o))
+			return -EINVAL;
+	return set_text(c, k, value);
+}
+
 static int set_u64(struct agent_conf *c, const struct conf_key *k, const char *value)
 {
 	uint64_t v;
@@ -319,6 +332,7 @@ static const struct conf_key conf_keys[] = {
 	{ "readback", add_readback, 0, 0, 0 },
 	{ "zram_size", set_size, FIELD(zram_size), 0, 0 },
 	{ "zram_comp", set_name, FIELD(zram_comp), 0, 0 },
+	{ "cgroup2_options", set_mount_options, FIELD(cgroup2_options), 0, 0 },
 	{ "interval_ms", set_u64, FIELD(interval_ms), 10, 3600 * 1000 },
 	{ "tools_disk", set_name, FIELD(tools_disk), 0, 0 },
 	{ "scratch_disk", set_name, FIELD(scratch_disk), 0, 0 },
@@ -542,6 +556,7 @@ void agent_conf_free(struct agent_conf *c)
 		free(c->readbacks[i]);
 	free(c->readbacks);
 	free(c->zram_comp);
+	free(c->cgroup2_options);
 	free(c->tools_disk);
 	free(c->scratch_disk);
 	for (size_t i = 0; i < c->n_memcgs; i++) {

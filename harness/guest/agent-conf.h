@@ -53,6 +53,7 @@ struct agent_conf {
 	size_t n_readbacks;
 	uint64_t zram_size;
 	char *zram_comp;
+	char *cgroup2_options;	/* mount data, e.g. nsdelegate,memory_recursiveprot; NULL or "none": none */
 	uint64_t interval_ms;
 	char *tools_disk;	/* virtio-blk serial of the tools disk, mounted at /tools */
 	char *scratch_disk;	/* and of the scratch disk, mounted at /scratch */

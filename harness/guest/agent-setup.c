@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Boot-time setup of the guest: file systems, console, kernel modules and
- * knobs (lru_gen, sysctls, sysfs), and the way out (power off).
+ * Boot-time setup of the guest: file systems (cgroup2 is agent-host.c's,
+ * once run.conf says its options), console, kernel modules and knobs
+ * (lru_gen, sysctls, sysfs), and the way out (power off).
  *
  * Knobs are written at boot, before any workload: flipping the LRU under
  * pressure can OOM-kill healthy memcgs on 6.1. Each is read back and sent
@@ -32,7 +33,8 @@ static const struct mount_point mount_points[] = {
 	{ "proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, true },
 	{ "sysfs", "/sys", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, true },
 	{ "devtmpfs", "/dev", "devtmpfs", MS_NOSUID, true },
-	{ "cgroup2", CGROUP_ROOT, "cgroup2", MS_NOSUID | MS_NODEV | MS_NOEXEC, true },
+	/* pseudo-terminals: /dev/ptmx (devtmpfs) opens this instance */
+	{ "devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC, false },
 	{ "debugfs", "/sys/kernel/debug", "debugfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, false },
 	{ "tracefs", "/sys/kernel/tracing", "tracefs", MS_NOSUID | MS_NODEV | MS_NOEXEC, false },
 };

@@ -301,6 +301,9 @@ int main(int argc, char **argv)
 		agent_calibrate(&a);
 	if (mounted < 0 || r < 0)
 		agent_poweroff(&a, "setup-error");
+	if (setup_cgroup2(&a) < 0)
+		agent_poweroff(&a, "setup-error");
+	setup_host(&a);
 	if (setup_knobs(&a) < 0 || setup_swap(&a) < 0 || setup_disks(&a) < 0 ||
 	    memcgs_create(&a) < 0)
 		agent_poweroff(&a, "setup-error");

@@ -6,6 +6,7 @@
  * One concern per file; this header is their shared vocabulary:
  *   agent.c           the main sequence and the event loop
  *   agent-setup.c     mounts, console, modules, knobs, power off
+ *   agent-host.c      cgroup2 as systemd mounts it, loopback, /etc/hosts
  *   agent-swap.c      zram and the swap header
  *   agent-disk.c      the tools and scratch disks
  *   agent-channel.c   the virtio-serial port and the line writer
@@ -125,6 +126,10 @@ void agent_poweroff(struct agent *a, const char *reason) __attribute__((noreturn
 void agent_calibrate(struct agent *a) __attribute__((noreturn));
 /* Read a small sysfs or procfs file into buf, one line, blanks collapsed. */
 int read_knob(const char *path, char *buf, size_t size);
+
+/* agent-host.c: cgroup2 with run.conf's options; then lo, /etc/hosts, the host name. */
+int setup_cgroup2(struct agent *a);
+void setup_host(struct agent *a);
 
 /* agent-swap.c */
 int setup_swap(struct agent *a);

@@ -353,6 +353,39 @@ static int check_zram_comp(struct parser *ps, void *obj, const char *k, const ch
 	return ini__name_ok(v) ? 0 : parser__fail(ps, "bad zram_comp '%s'", v);
 }
 
+/* cgroup2's mount options that change what a memcg's files mean (Documentation/admin-guide/cgroup-v2.rst). */
+static const char *const cgroup2_options[] = { "nsdelegate", "memory_recursiveprot",
+					       "memory_localevents", "favordynmods",
+					       "memory_hugetlb_accounting", "pids_localevents" };
+
+static int check_cgroup2_options(struct parser *ps, void *obj, const char *k, const char *v)
+{
+	_cleanup_free_ char *copy = xstrdup(v);
+	char *rest = copy, *o;
+
+	(void)obj;
+	(void)k;
+	if (!strcmp(v, "none"))
+		return 0;
+	while ((o = strsep(&rest, ","))) {
+		bool known = false;
+
+		if (!*o)
+			return parser__fail(ps, "bad cgroup2_options '%s' (names separated by "
+						"commas, or none)", v);
+
+		for (size_t i = 0; i < ARRAY_SIZE(cgroup2_options); i++)
+			known |= !strcmp(o, cgroup2_options[i]);
+		if (!known)
+			return parser__fail(ps,
+					    "unknown cgroup2 mount option '%s' in '%s' (nsdelegate, "
+					    "memory_recursiveprot, memory_localevents, favordynmods, "
+					    "memory_hugetlb_accounting, pids_localevents, or none)",
+					    o, v);
+	}
+	return 0;
+}
+
 static int check_thp(struct parser *ps, void *obj, const char *k, const char *v)
 {
 	(void)obj;
@@ -405,6 +438,9 @@ static const struct key_def guest_keys[] = {
 	  .help = "the scratch disk's size (64M at least; default max(2G, 4 x memory))" },
 	{ "zram_comp", KEY_STR, PLAN_FIELD(zram_comp), .check = check_zram_comp,
 	  .help = "the zram compressor" },
+	{ "cgroup2_options", KEY_STR, PLAN_FIELD(cgroup2_options), .check = check_cgroup2_options,
+	  .help = "cgroup2's mount options (default nsdelegate,memory_recursiveprot, as systemd "
+		  "mounts it; none for none)" },
 	{ "thp", KEY_STR, PLAN_FIELD(thp), .check = check_thp,
 	  .help = "transparent huge pages: never, always or madvise" },
 	{ "cmdline", KEY_STR, PLAN_FIELD(cmdline), .help = "added to the kernel's command line" },

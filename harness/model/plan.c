@@ -132,7 +132,8 @@ int plan__parse(const char *path, const char *text, struct plan **ret, char **re
 	*p = (struct plan){
 		.path = xstrdup(path), .text = xstrdup(text), .name = xstrdup("campaign"),
 		.repetitions = 2, .retries = 1, .seed = 1, .interval_ms = 1000, .timeout_ms = 600000,
-		.mem_bytes = 1ull << 30, .swap = xstrdup("zram"), .clock = xstrdup(PLAN_CLOCK_REAL),
+		.mem_bytes = 1ull << 30, .swap = xstrdup("zram"),
+		.cgroup2_options = xstrdup(PLAN_CGROUP2_OPTIONS_DEFAULT), .clock = xstrdup(PLAN_CLOCK_REAL),
 		.clock_sleep = true,
 		.swap_bytes = 1ull << 30, .thp = xstrdup("never"), .cmdline = xstrdup(""),
 		.trace = true,
@@ -206,6 +207,7 @@ void plan__free(struct plan *p)
 	free(p->baseline);
 	free(p->swap);
 	free(p->zram_comp);
+	free(p->cgroup2_options);
 	free(p->thp);
 	free(p->cmdline);
 	free(p->clock);

@@ -5,6 +5,7 @@
  *   [campaign]        name, repetitions (N or auto), min_repetitions, max_repetitions,
  *                     max_time, seed, interval, timeout, baseline, retries, warmup
  *   [guest]           memory, cpus, swap, swap_size, zram_comp, thp, cmdline, scratch_size,
+ *                     cgroup2_options (default nsdelegate,memory_recursiveprot, as systemd),
  *                     trace (on: reclaim stall histograms from the vmscan tracepoints),
  *                     clock (real: guest time follows the host's; instructions: it
  *                     advances per executed instruction, QEMU's -icount), clock_sleep
@@ -119,6 +120,7 @@ struct plan {
 	char *swap; /* zram or none */
 	uint64_t swap_bytes;
 	char *zram_comp;
+	char *cgroup2_options; /* cgroup2's mount data, or "none" */
 	char *thp;
 	char *cmdline;
 	bool trace; /* reclaim stall histograms (agent-trace.c); a variant may say otherwise */
@@ -135,6 +137,8 @@ struct plan {
 	size_t nworkloads;
 };
 
+/* As systemd (since v247) mounts cgroup2: delegation-safe, and memory.low/min reach nested memcgs. */
+#define PLAN_CGROUP2_OPTIONS_DEFAULT "nsdelegate,memory_recursiveprot"
 #define PLAN_CLOCK_REAL "real"
 #define PLAN_CLOCK_INSTRUCTIONS "instructions"
 /* Whether s names a clock mode. */

@@ -92,6 +92,26 @@ static void test_disk_errors(void **state)
 	agent_conf_free(c);
 }
 
+/* cgroup2_options: mount data passed as is (names and commas), or none; absent: no options. */
+static void test_cgroup2_options(void **state)
+{
+	struct agent_conf *c = parse("cgroup2_options=nsdelegate,memory_recursiveprot\n");
+
+	(void)state;
+	assert_int_equal(c->n_errors, 0);
+	assert_string_equal(c->cgroup2_options, "nsdelegate,memory_recursiveprot");
+	agent_conf_free(c);
+	c = parse("run=1\n");
+	assert_null(c->cgroup2_options);
+	agent_conf_free(c);
+	c = parse("cgroup2_options=nsdelegate,\ncgroup2_options=a b\ncgroup2_options=x,,y\n"
+		  "cgroup2_options=\n");
+	assert_int_equal(c->n_errors, 4);
+	assert_string_equal(c->errors[0], "run.conf:1: bad value for 'cgroup2_options': 'nsdelegate,'");
+	assert_string_equal(c->errors[1], "run.conf:2: bad value for 'cgroup2_options': 'a b'");
+	agent_conf_free(c);
+}
+
 static void test_readback(void **state)
 {
 	static const char text[] = "run=1\n"
@@ -138,6 +158,7 @@ int main(void)
 		cmocka_unit_test(test_disks),
 		cmocka_unit_test(test_disk_errors), cmocka_unit_test(test_after),
 		cmocka_unit_test(test_readback),
+		cmocka_unit_test(test_cgroup2_options),
 		cmocka_unit_test(test_trace),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -149,6 +149,14 @@ static const struct {
 	  "bad.ini:3: bad value '6;0' for 'sysctl.vm.swappiness'" },
 	{ "[variant a]\nmin_ttl_ms = 0, 1000, 0\n",
 	  "bad.ini:2: '0' listed twice for 'min_ttl_ms'" },
+	{ "[guest]\ncgroup2_options = nsdelegate,memory_recursive\n",
+	  "bad.ini:2: unknown cgroup2 mount option 'memory_recursive' in "
+	  "'nsdelegate,memory_recursive' (nsdelegate, memory_recursiveprot, memory_localevents, "
+	  "favordynmods, memory_hugetlb_accounting, pids_localevents, or none)" },
+	{ "[guest]\ncgroup2_options = nsdelegate,\n",
+	  "bad.ini:2: bad cgroup2_options 'nsdelegate,' (names separated by commas, or none)" },
+	{ "[guest]\ncgroup2_options = nsdelegate\ncgroup2_options = none\n",
+	  "bad.ini:3: 'cgroup2_options' given twice in [guest] (first at line 2)" },
 	{ "[variant a]\nthp = never, sometimes\n",
 	  "bad.ini:2: bad thp 'sometimes' (never, always or madvise)" },
 	{ "[variant a]\nlru = classic, mglru\n",
@@ -574,6 +582,26 @@ static void test_trace(void **state)
 	plan__free(p);
 }
 
+/* cgroup2 is mounted as systemd mounts it unless the plan says otherwise. */
+static void test_cgroup2_options(void **state)
+{
+	static const char body[] = "[variant a]\n[memcg m]\n[workload w]\ntype = anon-zipf\n"
+				   "memcg = m\nsize = 1M\n";
+	_cleanup_free_ char *none = xasprintf("[guest]\ncgroup2_options = none\n%s", body);
+	struct plan *p = NULL;
+	char *err = NULL;
+
+	(void)state;
+	if (plan__parse("t.ini", body, &p, &err) < 0)
+		fail_msg("%s", err);
+	assert_string_equal(p->cgroup2_options, "nsdelegate,memory_recursiveprot");
+	plan__free(p);
+	if (plan__parse("t.ini", none, &p, &err) < 0)
+		fail_msg("%s", err);
+	assert_string_equal(p->cgroup2_options, "none");
+	plan__free(p);
+}
+
 /* [guest] clock: the vCPUs follow it unless the plan says them; --clock re-resolves. */
 static void test_clock(void **state)
 {
@@ -811,6 +839,7 @@ int main(void)
 		cmocka_unit_test(test_every_plan_parses),
 		cmocka_unit_test(test_remap),
 		cmocka_unit_test(test_clock),
+		cmocka_unit_test(test_cgroup2_options),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -132,6 +132,7 @@ char *run_conf__plan(const struct plan *p, size_t vi, const struct guest_image *
 	} else {
 		fprintf(f, "zram_size=0\n");
 	}
+	fprintf(f, "cgroup2_options=%s\n", p->cgroup2_options);
 	if (p->needs_tools)
 		fprintf(f, "tools_disk=%s\n", DISK_SERIAL_TOOLS);
 	if (p->needs_scratch)
