@@ -53,6 +53,8 @@ WL_LIB_SRCS := $(wildcard workloads/lib/*.c) workloads/workload.c harness/common
 WL_LIB_OBJS := $(WL_LIB_SRCS:%.c=$(BUILD)/guest/%.o)
 WL_BINS := $(WL_SRCS:workloads/%.c=$(BUILD)/guest/bin/%)
 AGENT := $(BUILD)/guest/bin/lrubench-agent
+KSELFTEST_SERIES := 6.1 6.12
+KSELFTEST_BINS := $(KSELFTEST_SERIES:%=$(BUILD)/guest/bin/kselftest-memcontrol-%)
 
 # Unit tests: cmocka, under ASan and UBSan, one binary per harness/tests/test-*.c.
 TEST_SRCS := $(wildcard harness/tests/test-*.c)
@@ -69,7 +71,7 @@ TEST_LIB_OBJS := $(HOST_LIB_OBJS:$(BUILD)/host/%=$(BUILD)/san/%) \
 # Objects are not intermediates to delete: keep them for incremental builds
 # (not .SECONDARY for all: it would also keep a missing version stamp missing).
 .PRECIOUS: $(BUILD)/host/%.o $(BUILD)/host/%.def.o $(BUILD)/guest/%.o $(BUILD)/san/%.o
-all: $(BUILD)/lrubench $(AGENT) $(WL_BINS) $(BUILD)/tools/extract-ikconfig
+all: $(BUILD)/lrubench $(AGENT) $(WL_BINS) $(KSELFTEST_BINS) $(BUILD)/tools/extract-ikconfig
 
 # Every compile waits for deps (an order-only prerequisite: it runs first, once,
 # and never makes anything out of date), so `make -j2 deps all` cannot compile
@@ -126,6 +128,11 @@ $(WL_LIB_A): $(WL_LIB_OBJS)
 $(BUILD)/guest/bin/wl-%: $(BUILD)/guest/workloads/wl-%.o $(WL_LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) -static $(CFLAGS) -o $@ $^ $(WL_LDLIBS)
+
+# The kernel's memcg selftest of each series the guest boots (the kselftest-memcg
+# workload): built from linux-source as the kernel builds it, not with our flags.
+$(BUILD)/guest/bin/kselftest-memcontrol-%: scripts/build-kselftest-memcg.sh | deps
+	scripts/build-kselftest-memcg.sh $* $@
 
 $(BUILD)/san/%.o: %.c | deps
 	@mkdir -p $(dir $@)
