@@ -67,16 +67,20 @@ static int image_keep_pinned(struct campaign *c, struct campaign_kernel *ck)
 	return 0;
 }
 
-/* The tools disk, when a workload of the plan runs fio or sysbench (disks.h). */
+/* The tools disk, when a workload of the plan runs fio or sysbench: its tools only (disks.h). */
 static int tools_resolve(struct campaign *c)
 {
 	_cleanup_free_ char *cache = xasprintf("%s/images", c->o->build_dir);
 	_cleanup_free_ char *err = NULL;
+	_cleanup_free_ const struct workload_def **defs = NULL;
 	int r;
 
 	if (!c->plan->needs_tools || c->tools)
 		return 0;
-	r = tools_image__get(cache, &c->tools, &err);
+	defs = xcalloc(c->plan->nworkloads, sizeof(*defs));
+	for (size_t i = 0; i < c->plan->nworkloads; i++)
+		defs[i] = c->plan->workloads[i].def;
+	r = tools_image__get(cache, defs, c->plan->nworkloads, &c->tools, &err);
 	if (r < 0)
 		log_err("tools disk: %s", err);
 	return r;

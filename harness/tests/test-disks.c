@@ -15,6 +15,7 @@
 #include "disks.h"
 #include "util.h"
 #include "vm-qemu.h"
+#include "wl-def.h"
 
 #define FIX "harness/tests/fixtures/"
 
@@ -84,6 +85,49 @@ static void test_scratch_disk(void **state)
 	rmdir(dir);
 }
 
+/*
+ * The tools image holds the programs of the workloads given, not of the
+ * whole catalogue: a plan that runs bash needs no fio installed. The image's
+ * name is its content hash, so bash alone and bash with cat differ; a tool
+ * missing from PATH is named with its workload, before any image is built.
+ */
+static void test_tools_of_the_plan(void **state)
+{
+	const struct workload_def sh = { .name = "w-sh", .tools = WL_TOOLS("bash") },
+				  sh_cat = { .name = "w-cat", .tools = WL_TOOLS("bash", "cat") },
+				  none = { .name = "w-none" },
+				  missing = { .name = "w-missing",
+					      .tools = WL_TOOLS("no-such-tool-lrubench") };
+	const struct workload_def *bash_only[] = { &sh, &none }, *both[] = { &sh, &sh_cat },
+				  *bad[] = { &sh, &missing };
+	char dir[] = "/tmp/lrubench-test-XXXXXX";
+	struct tools_image *a = NULL, *b = NULL, *c = NULL;
+	char *err = NULL;
+	struct stat st;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	if (tools_image__get(dir, bash_only, 2, &a, &err) < 0)
+		fail_msg("%s", err);
+	/* bin/bash, its libraries and the loader: no cat, no fio. */
+	assert_true(a->nfiles >= 2 && a->nfiles < 8);
+	assert_int_equal(stat(a->path, &st), 0);
+	if (tools_image__get(dir, both, 2, &b, &err) < 0)
+		fail_msg("%s", err);
+	assert_int_equal(b->nfiles, a->nfiles + 1); /* cat's libraries are bash's */
+	assert_string_not_equal(a->hash, b->hash);
+	assert_int_equal(tools_image__get(dir, bad, 2, &c, &err), -ENOENT);
+	assert_null(c);
+	assert_string_equal(err, "no-such-tool-lrubench (for workload w-missing) is not in PATH: "
+				  "install it (scripts/install-deps.sh)");
+	free(err);
+	unlink(a->path);
+	unlink(b->path);
+	tools_image__free(a);
+	tools_image__free(b);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 static void test_qemu_disks(void **state)
 {
 	const struct vm_disk disks[] = {
@@ -127,6 +171,7 @@ int main(void)
 		cmocka_unit_test(test_ldd_parse),
 		cmocka_unit_test(test_scratch_disk),
 		cmocka_unit_test(test_qemu_disks),
+		cmocka_unit_test(test_tools_of_the_plan),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

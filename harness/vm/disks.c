@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "disks.h"
-#include "catalogue.h"
 #include "files.h"
 #include "kernel.h"
 #include "spawn.h"
 #include "util.h"
+#include "workload.h"
 
 #include <fcntl.h>
 #include <string.h>
@@ -114,15 +114,16 @@ static int file_cmp(const void *a, const void *b)
 	return strcmp(((const struct tool_file *)a)->dst, ((const struct tool_file *)b)->dst);
 }
 
-/* Every program the catalogue names, with what ldd says it loads. */
-static int tools_collect(struct tool_file **ret, size_t *ret_n, char **ret_err)
+/* Every program the workloads name, with what ldd says it loads. */
+static int tools_collect(const struct workload_def *const *defs, size_t ndefs,
+			 struct tool_file **ret, size_t *ret_n, char **ret_err)
 {
 	struct tool_file *f = NULL;
 	size_t n = 0;
 	int r = 0;
 
-	for (size_t i = 0; workload_catalogue[i] && r == 0; i++) {
-		for (const char *const *t = workload_catalogue[i]->tools; t && *t && r == 0; t++) {
+	for (size_t i = 0; i < ndefs && r == 0; i++) {
+		for (const char *const *t = defs[i]->tools; t && *t && r == 0; t++) {
 			_cleanup_free_ char *bin = files__which(*t), *out = NULL, *err = NULL;
 			_cleanup_free_ char *dst = NULL;
 			const char *argv[] = { "ldd", bin, NULL };
@@ -133,7 +134,7 @@ static int tools_collect(struct tool_file **ret, size_t *ret_n, char **ret_err)
 			if (!bin) {
 				*ret_err = xasprintf("%s (for workload %s) is not in PATH: "
 						     "install it (scripts/install-deps.sh)",
-						     *t, workload_catalogue[i]->name);
+						     *t, defs[i]->name);
 				r = -ENOENT;
 				break;
 			}
@@ -216,7 +217,8 @@ static int image_build(const struct tool_file *f, size_t n, const char *stage, c
 	return 0;
 }
 
-int tools_image__get(const char *cache_dir, struct tools_image **ret, char **ret_err)
+int tools_image__get(const char *cache_dir, const struct workload_def *const *defs, size_t ndefs,
+		     struct tools_image **ret, char **ret_err)
 {
 	_cleanup_(tools_image__freep) struct tools_image *t = xcalloc(1, sizeof(*t));
 	_cleanup_free_ char *hashes = NULL, *stage = NULL, *tmp = NULL;
@@ -224,7 +226,7 @@ int tools_image__get(const char *cache_dir, struct tools_image **ret, char **ret
 	size_t n = 0, hlen = 0;
 	int r;
 
-	r = tools_collect(&f, &n, ret_err);
+	r = tools_collect(defs, ndefs, &f, &n, ret_err);
 	if (r < 0)
 		return r;
 	/* Cache key: every file's place in the image and content hash. */

@@ -20,6 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct workload_def;
+
 #define DISK_SERIAL_TOOLS "lrubench-tools"
 #define DISK_SERIAL_SCRATCH "lrubench-scratch"
 
@@ -30,10 +32,12 @@ struct tools_image {
 };
 
 /*
- * Build (or find in cache_dir) the tools image holding every program a
- * catalogue row names, found in PATH, with its libraries.
+ * Build (or find in cache_dir) the tools image holding the programs that the
+ * n workloads of defs name (their catalogue rows' tools), found in PATH,
+ * with their libraries: a plan needs only its own workloads' tools.
  */
-int tools_image__get(const char *cache_dir, struct tools_image **ret, char **ret_err);
+int tools_image__get(const char *cache_dir, const struct workload_def *const *defs, size_t n,
+		     struct tools_image **ret, char **ret_err);
 void tools_image__free(struct tools_image *t);
 void tools_image__freep(struct tools_image **t);
 
