@@ -9,10 +9,12 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "disks.h"
+#include "files.h"
 #include "util.h"
 #include "vm-qemu.h"
 #include "wl-def.h"
@@ -128,6 +130,45 @@ static void test_tools_of_the_plan(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+/*
+ * A static program (a per-workload tool built for the guest) is no error:
+ * ldd says "not a dynamic executable"; the image holds it and the loader
+ * the guest runs every tool through, and no library.
+ */
+static void test_static_tool(void **state)
+{
+	static const char prog[] = "int main(void) { return 0; }\n";
+	char dir[] = "/tmp/lrubench-test-XXXXXX";
+	_cleanup_free_ char *src = NULL, *bin = NULL, *path = NULL, *cmd = NULL;
+	const char *old_path = getenv("PATH");
+	_cleanup_free_ char *saved = xstrdup(old_path ? old_path : "/usr/bin:/bin");
+	const struct workload_def st = { .name = "w-static", .tools = WL_TOOLS("lrb-static-tool") };
+	const struct workload_def *defs[] = { &st };
+	struct tools_image *t = NULL;
+	char *err = NULL;
+	int r;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	src = xasprintf("%s/t.c", dir);
+	bin = xasprintf("%s/lrb-static-tool", dir);
+	assert_int_equal(files__write(src, prog, sizeof(prog) - 1, 0644), 0);
+	cmd = xasprintf("cc -static -o %s %s", bin, src);
+	assert_int_equal(system(cmd), 0);
+	path = xasprintf("%s:%s", dir, saved);
+	setenv("PATH", path, 1);
+	r = tools_image__get(dir, defs, 1, &t, &err);
+	setenv("PATH", saved, 1);
+	if (r < 0)
+		fail_msg("%s", err);
+	assert_int_equal(t->nfiles, 2); /* bin/lrb-static-tool, lib/ld-linux-x86-64.so.2 */
+	unlink(t->path);
+	tools_image__free(t);
+	unlink(src);
+	unlink(bin);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 static void test_qemu_disks(void **state)
 {
 	const struct vm_disk disks[] = {
@@ -172,6 +213,7 @@ int main(void)
 		cmocka_unit_test(test_scratch_disk),
 		cmocka_unit_test(test_qemu_disks),
 		cmocka_unit_test(test_tools_of_the_plan),
+		cmocka_unit_test(test_static_tool),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

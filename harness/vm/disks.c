@@ -114,6 +114,16 @@ static int file_cmp(const void *a, const void *b)
 	return strcmp(((const struct tool_file *)a)->dst, ((const struct tool_file *)b)->dst);
 }
 
+/* The host's dynamic loader, for static tools too (the guest's wl-tool.h runs each through it). */
+#define TOOLS_LOADER "/lib64/ld-linux-x86-64.so.2"
+
+/* Whether ldd's failure says the program is static (glibc's ldd: stdout; others: stderr). */
+static bool ldd_static(const char *out, const char *err)
+{
+	return (out && strstr(out, "not a dynamic executable")) ||
+	       (err && strstr(err, "not a dynamic executable"));
+}
+
 /* Every program the workloads name, with what ldd says it loads. */
 static int tools_collect(const struct workload_def *const *defs, size_t ndefs,
 			 struct tool_file **ret, size_t *ret_n, char **ret_err)
@@ -130,6 +140,7 @@ static int tools_collect(const struct workload_def *const *defs, size_t ndefs,
 			struct spawn_opts o = { .ret_stdout = &out, .ret_stderr = &err };
 			struct ldd_lib *libs = NULL;
 			size_t nlibs = 0;
+			int status;
 
 			if (!bin) {
 				*ret_err = xasprintf("%s (for workload %s) is not in PATH: "
@@ -140,7 +151,14 @@ static int tools_collect(const struct workload_def *const *defs, size_t ndefs,
 			}
 			dst = xasprintf("bin/%s", *t);
 			files_add(&f, &n, bin, dst);
-			if (spawn_run(argv, &o) != 0) {
+			status = spawn_run(argv, &o);
+			if (status != 0 && ldd_static(out, err)) {
+				/* A static program loads no library; the guest runs every tool
+				 * through the loader (wl-tool.h), which runs it as well. */
+				files_add(&f, &n, TOOLS_LOADER, "lib/ld-linux-x86-64.so.2");
+				continue;
+			}
+			if (status != 0) {
 				*ret_err = xasprintf("ldd %s failed: %s", bin, err ? err : "");
 				r = -EIO;
 				break;
