@@ -19,7 +19,7 @@
 
 const char *const kbuild_prov_keys[] = {
 	"recipe",     "recipe_sha256", "source_id", "source_version", "patches",
-	"fragments", "compiler",      "build_key", NULL,
+	"fragments", "compiler",      "build_key", "git_url",	     "git_branch", NULL,
 };
 
 /* Everything that determines the resolved config and the build, hashed. */
@@ -189,6 +189,10 @@ int kb__write_manifest(struct kb *b, const char *dir, const char *key, const cha
 	fprintf(f, "description = %s\n", b->r->description ? b->r->description : "");
 	fprintf(f, "source = %s\n", b->source_desc);
 	fprintf(f, "source_id = %s\n", b->source_id);
+	if (b->git_url)
+		fprintf(f, "git_url = %s\n", b->git_url);
+	if (b->git_branch)
+		fprintf(f, "git_branch = %s\n", b->git_branch);
 	fprintf(f, "source_version = %s\n", version);
 	fprintf(f, "patches = %s\n", b->patches_desc);
 	fprintf(f, "base = %s\n", b->base_desc);

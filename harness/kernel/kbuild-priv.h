@@ -29,6 +29,8 @@ struct kb {
 	char *source_id;   /* sha256:HEX, git:COMMIT[+dirty:HEX], tree-stat:HEX */
 	char *git_repo;	   /* a local repository: the git source's, or the tree's */
 	char *git_commit;
+	char *git_url;	   /* the repository's https:// URL (KCIDB's git_repository_url), or NULL */
+	char *git_branch;  /* the git source's ref when it names a branch, or NULL */
 	char **patch_text; /* range patches, from git format-patch */
 	char (*patch_sha)[65];
 	char (*frag_sha)[65];
@@ -76,6 +78,10 @@ int kb__make_step(struct kb *b, const char *target, char *const extra[], const c
 
 /* Identify the source without touching the cache (cheap enough for every lookup). */
 int kb__identify_source(struct kb *b);
+/* source itself if an https:// URL, else repo's origin if one; NULL otherwise (KCIDB's git_repository_url). */
+char *kb__git_https_url(const char *source, const char *repo);
+/* ref if it names a branch (refs/heads/ dropped); NULL for HEAD, commit ids, tags. */
+char *kb__git_branch_of(const char *ref);
 /* The patches: each file's contents, or each range's format-patch output, hashed. */
 int kb__identify_patches(struct kb *b);
 /* The tree to compile at b->src: the pristine source, linked, patched. */

@@ -57,6 +57,37 @@ static int tree_stat_id(struct kb *b, const char *tree, char out[65])
 	return 0;
 }
 
+/*
+ * Where a reader can fetch the source: the git source itself when it is an
+ * https:// URL, else a local repository's origin when that is one (KCIDB
+ * takes https:// only). NULL when there is none.
+ */
+char *kb__git_https_url(const char *source, const char *repo)
+{
+	_cleanup_free_ char *out = NULL, *err = NULL;
+	const char *argv[] = { "git", "-C", repo, "remote", "get-url", "origin", NULL };
+
+	if (source && !strncmp(source, "https://", 8))
+		return xstrdup(source);
+	if (!repo || kb__run_quiet(argv, NULL, &out, &err) < 0)
+		return NULL;
+	strstrip(out);
+	return !strncmp(out, "https://", 8) && !strpbrk(out, " \t\n") ? xstrdup(out) : NULL;
+}
+
+/*
+ * A ref that names a branch, for KCIDB's git_repository_branch: not HEAD, a
+ * commit id, refs/tags/... or a release tag (v6.12, v6.13-rc1).
+ */
+char *kb__git_branch_of(const char *ref)
+{
+	size_t n = strspn(ref, "0123456789abcdef");
+
+	if (!strcmp(ref, "HEAD") || (n >= 7 && !ref[n]) || !strncmp(ref, "refs/tags/", 10) ||
+	    (ref[0] == 'v' && ref[1] >= '0' && ref[1] <= '9'))
+		return NULL;
+	return xstrdup(!strncmp(ref, "refs/heads/", 11) ? ref + 11 : ref);
+}
 /* Identify the source without touching the cache: cheap enough for every lookup. */
 int kb__identify_source(struct kb *b)
 {
@@ -111,6 +142,7 @@ int kb__identify_source(struct kb *b)
 				return kb__fail(b, -EIO, "%s: %s", where, err);
 			strstrip(commit);
 			b->git_repo = xstrdup(real);
+			b->git_url = kb__git_https_url(NULL, real);
 			if (*d || *st) {
 				_cleanup_free_ char *both = xasprintf("%s\n%s", d, st);
 
@@ -171,6 +203,8 @@ int kb__identify_source(struct kb *b)
 		}
 		strstrip(commit);
 		b->git_commit = xstrdup(commit);
+		b->git_url = kb__git_https_url(r->source, r->source[0] == '/' ? r->source : NULL);
+		b->git_branch = kb__git_branch_of(r->ref);
 		b->source_desc = xasprintf("git:%s@%s", r->source, r->ref);
 		b->source_id = xasprintf("git:%s", commit);
 		return 0;

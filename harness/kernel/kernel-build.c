@@ -101,6 +101,8 @@ static void kb_clear(struct kb *b)
 	free(b->source_desc);
 	free(b->source_id);
 	free(b->git_repo);
+	free(b->git_url);
+	free(b->git_branch);
 	free(b->git_commit);
 	for (size_t i = 0; b->patch_text && i < b->r->npatches; i++)
 		free(b->patch_text[i]);

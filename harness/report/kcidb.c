@@ -237,6 +237,8 @@ static void write_checkouts(struct xp *x)
 			fprintf(f, ", \"tree_name\": \"debian\"");
 		if (git_commit(sid, commit))
 			fprintf(f, ", \"git_commit_hash\": \"%s\"", commit);
+		json_opt(f, "git_repository_url", store_export_kernel__get(k, "kernel.git_url"));
+		json_opt(f, "git_repository_branch", store_export_kernel__get(k, "kernel.git_branch"));
 		if (recipe)
 			comment = xasprintf("built by lrubench from recipe %s: source %s%s%s%s", recipe,
 					    sid ? sid : "?", sver ? " (version " : "",

@@ -8,9 +8,11 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "kbuild-priv.h"
 #include "kernel-build.h"
 #include "kernel.h"
 #include "spawn.h"
@@ -62,6 +64,50 @@ static void test_valid_recipe(void **state)
 	assert_string_equal(r->fragments[1].path, "kernels/extra/more.config");
 	assert_int_equal(r->fragments[1].line, 14);
 	kbuild_recipe__free(r);
+}
+
+/* What a KCIDB checkout can name: an https:// repository and a branch, never a guess. */
+static void test_git_url_and_branch(void **state)
+{
+	char dir[] = "/tmp/lrubench-test-XXXXXX";
+	_cleanup_free_ char *cmd = NULL, *u = NULL;
+	static const struct {
+		const char *ref, *want;
+	} refs[] = {
+		{ "mm-unstable", "mm-unstable" }, { "refs/heads/for-next", "for-next" },
+		{ "HEAD", NULL }, { "v6.12", NULL }, { "v6.13-rc1", NULL },
+		{ "refs/tags/x", NULL }, { "0123abc", NULL }, { "deadbeef0123", NULL },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(refs); i++) {
+		_cleanup_free_ char *b = kb__git_branch_of(refs[i].ref);
+
+		if (refs[i].want)
+			assert_string_equal(b, refs[i].want);
+		else
+			assert_null(b);
+	}
+	u = kb__git_https_url("https://example.org/linux.git", NULL);
+	assert_string_equal(u, "https://example.org/linux.git");
+	free(TAKE_PTR(u));
+	assert_null(kb__git_https_url("git://example.org/linux.git", NULL));
+	assert_non_null(mkdtemp(dir));
+	cmd = xasprintf("git init -q %s", dir);
+	assert_int_equal(system(cmd), 0);
+	assert_null(kb__git_https_url(dir, dir)); /* no origin */
+	free(cmd);
+	cmd = xasprintf("git -C %s remote add origin git@example.org:linux.git", dir);
+	assert_int_equal(system(cmd), 0);
+	assert_null(kb__git_https_url(dir, dir)); /* not https */
+	free(cmd);
+	cmd = xasprintf("git -C %s remote set-url origin https://git.kernel.org/x/linux.git", dir);
+	assert_int_equal(system(cmd), 0);
+	u = kb__git_https_url(dir, dir);
+	assert_string_equal(u, "https://git.kernel.org/x/linux.git");
+	free(cmd);
+	cmd = xasprintf("rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
 }
 
 static void test_defaults_and_git(void **state)
@@ -431,6 +477,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_valid_recipe),
 		cmocka_unit_test(test_defaults_and_git),
+		cmocka_unit_test(test_git_url_and_branch),
 		cmocka_unit_test(test_bad_recipes),
 		cmocka_unit_test(test_shipped_recipes),
 		cmocka_unit_test(test_config_verify),

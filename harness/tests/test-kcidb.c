@@ -6,7 +6,9 @@
  *     (campaign-fixture.h) with a regression and a lost repetition: a FAIL
  *     key test, an ERROR test carrying the run's reason, and a kernel with
  *     no provenance (the fixture records none) exported under its variant's
- *     kernel text, its build PASS (5 completed runs booted it).
+ *     kernel text, its build PASS (5 completed runs booted it); then the
+ *     same with a git-built kernel's provenance: the checkout's commit,
+ *     repository URL and branch.
  * The schema validation is harness/tests/integration/kcidb.t's.
  */
 #include <stdarg.h>
@@ -98,6 +100,33 @@ static void test_write(void **state)
 	assert_non_null(strstr(out, "\"id\": \"lrubench:twin-k:build:6.1.0-57 abc\""));
 	assert_non_null(strstr(out, "\"status\": \"PASS\", \"misc\": {\"runs\": 6, \"booted\": 5"));
 	assert_non_null(strstr(out, "its source is not known"));
+	assert_null(strstr(out, "git_repository_url"));
+	free(out);
+	analysis__free(an);
+	store__close(st);
+
+	/* A kernel built from a git source with an https:// URL: checkout's repository and branch. */
+	assert_int_equal(store__open(path, &st), 0);
+	for (int64_t run = 1; run <= 6; run++) {
+		assert_int_equal(store__run_prov(st, run, "kernel.source_id",
+						 "git:0123456789abcdef0123456789abcdef01234567"), 0);
+		assert_int_equal(store__run_prov(st, run, "kernel.recipe", "mm-unstable"), 0);
+		assert_int_equal(store__run_prov(st, run, "kernel.git_url",
+						 "https://git.kernel.org/pub/scm/linux/kernel/git/akpm/mm.git"),
+				 0);
+		assert_int_equal(store__run_prov(st, run, "kernel.git_branch", "mm-unstable"), 0);
+	}
+	store__close(st);
+	assert_int_equal(store__open_readonly(path, &st), 0);
+	assert_int_equal(analysis__run(st, NULL, &(struct verdict_opts)VERDICT_OPTS_DEFAULT, &an), 0);
+	out = NULL;
+	f = open_memstream(&out, &len);
+	assert_int_equal(kcidb__write(st, an, f, &n), 0);
+	fclose(f);
+	assert_non_null(strstr(out, "\"git_commit_hash\": \"0123456789abcdef0123456789abcdef01234567\", "
+				    "\"git_repository_url\": "
+				    "\"https://git.kernel.org/pub/scm/linux/kernel/git/akpm/mm.git\", "
+				    "\"git_repository_branch\": \"mm-unstable\""));
 
 	free(out);
 	analysis__free(an);
