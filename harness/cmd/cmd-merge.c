@@ -47,6 +47,11 @@ int cmd_merge(int argc, char **argv)
 	       (unsigned long long)ms.runs, (unsigned long long)ms.runs_in,
 	       (unsigned long long)ms.duplicates, (unsigned long long)ms.replaced,
 	       (unsigned long long)ms.samples, (unsigned long long)ms.values);
+	if (ms.host_classes > 1)
+		log_warn("%s: its shards ran on %zu kinds of machine (meta host.classes): its "
+			 "times mix them, and history compares it with no single-machine night "
+			 "unless --any-host",
+			 argv[1], ms.host_classes);
 	if (ms.unfinished)
 		log_warn("%s: %llu runs are not finished (pending or running in their shard): "
 			 "'lrubench run --resume %s' runs them", argv[1],

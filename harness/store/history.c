@@ -488,6 +488,7 @@ int history__append(struct history *h, struct store *st, const char *db_path,
 	_cleanup_free_ char *mem = meta(st, "host.mem_bytes", ""), *qemu = meta(st, "qemu.version", "");
 	_cleanup_free_ char *asked = meta(st, "opt.accel", ""), *accel = NULL, *class = NULL;
 	_cleanup_free_ char *clock = meta(st, "guest.clock", "real");
+	_cleanup_free_ char *mixed = meta(st, "host.classes", "");
 	_cleanup_free_ char *plan = NULL, *abs = realpath(db_path, NULL);
 	_cleanup_stmt_ sqlite3_stmt *del = NULL, *ins = NULL, *att = NULL;
 	int64_t night, started = 0;
@@ -513,6 +514,11 @@ int history__append(struct history *h, struct store *st, const char *db_path,
 		goto detach;
 	accel = night_accel(h, asked);
 	class = hist_host_class(cpu, cpus, mem, accel, qemu, clock);
+	/* A merge of shards from several machines: a class of its own, never one of them. */
+	if (*mixed) {
+		free(class);
+		class = xasprintf("mixed(%s)", mixed);
+	}
 	/* Appending a campaign again replaces its night and keeps its pin. */
 	r = prep(h, "DELETE FROM night WHERE campaign = ? RETURNING pinned", &del);
 	if (r < 0)

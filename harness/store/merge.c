@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "merge.h"
+#include "history.h"
 #include "kernel.h"
 #include "sql.h"
 #include "store-priv.h"
@@ -15,6 +16,7 @@ struct input {
 	int version; /* PRAGMA user_version */
 	char *campaign, *shard, *plan_sha, *reps, *created, *host;
 	char *clock; /* meta guest.clock; NULL: the real clock (older databases) */
+	char *host_class; /* the machine it ran on, as history classes nights (history.h) */
 	char **variants; /* "name\tkernel\tlru_mode\tknobs" */
 	size_t nvariants;
 	uint64_t runs, taken, duplicates, replaced;
@@ -35,6 +37,7 @@ static void input_clear(struct input *in)
 	free(in->created);
 	free(in->host);
 	free(in->clock);
+	free(in->host_class);
 	for (size_t i = 0; i < in->nvariants; i++)
 		free(in->variants[i]);
 	free(in->variants);
@@ -105,6 +108,24 @@ static int input_read(struct merge *m, struct input *in)
 	in->created = meta_get(db, "main", "created");
 	in->host = meta_get(db, "main", "host");
 	in->clock = meta_get(db, "main", "guest.clock");
+	{
+		_cleanup_free_ char *cpu = meta_get(db, "main", "host.cpu_model");
+		_cleanup_free_ char *cpus = meta_get(db, "main", "host.cpus");
+		_cleanup_free_ char *mem = meta_get(db, "main", "host.mem_bytes");
+		_cleanup_free_ char *qemu = meta_get(db, "main", "qemu.version");
+		_cleanup_free_ char *accel = NULL;
+
+		/* the accelerators its runs used, as history's night_accel reads them */
+		if (sqlite3_prepare_v2(db,
+				       "SELECT group_concat(value, '+') FROM (SELECT DISTINCT value "
+				       "FROM run_prov WHERE key = 'accel' AND value <> '' ORDER BY "
+				       "value)",
+				       -1, &q, NULL) == SQLITE_OK &&
+		    sqlite3_step(q) == SQLITE_ROW && sqlite3_column_type(q, 0) != SQLITE_NULL)
+			accel = sql_col_dup(q, 0);
+		sqlite3_finalize(TAKE_PTR(q));
+		in->host_class = hist_host_class(cpu, cpus, mem, accel, qemu, in->clock);
+	}
 	if (sqlite3_prepare_v2(db,
 			       "SELECT name || char(9) || kernel || char(9) || lru_mode || char(9) || "
 			       "knobs FROM variant ORDER BY id",
@@ -518,15 +539,22 @@ static int meta_set(struct merge *m, const char *key, const char *value)
 /* What OUT says about itself: its name, its inputs, when and where they ran. */
 static int meta_write(struct merge *m, struct input *in, size_t n)
 {
-	_cleanup_free_ char *name = merged_name(in[0].campaign), *hosts = NULL;
+	_cleanup_free_ char *name = merged_name(in[0].campaign), *hosts = NULL, *classes = NULL;
 	const char *created = NULL;
 	char buf[32];
-	size_t hlen = 0;
-	FILE *f = open_memstream(&hosts, &hlen);
+	size_t hlen = 0, clen = 0, nclasses = 0;
+	FILE *f = open_memstream(&hosts, &hlen), *fc = open_memstream(&classes, &clen);
 	int r;
 
 	for (size_t i = 0; i < n; i++) {
-		bool seen = false;
+		bool seen = false, seen_class = false;
+
+		for (size_t j = 0; j < i; j++)
+			seen_class |= !strcmp(in[j].host_class, in[i].host_class);
+		if (!seen_class) {
+			fprintf(fc, "%s%s", nclasses ? " + " : "", in[i].host_class);
+			nclasses++;
+		}
 
 		/* the earliest input's start: history orders nights by it */
 		if (in[i].created && (!created || strtoll(in[i].created, NULL, 10) <
@@ -538,10 +566,15 @@ static int meta_write(struct merge *m, struct input *in, size_t n)
 			fprintf(f, "%s%s", ftell(f) ? ", " : "", in[i].host);
 	}
 	fclose(f);
+	fclose(fc);
+	m->stats.host_classes = nclasses;
 	r = exec(m, NULL, "BEGIN IMMEDIATE");
 	if (r < 0)
 		return r;
 	r = meta_set(m, "campaign", name);
+	/* Shards of two machines: the host.* meta is the first's; history must not take it. */
+	if (r == 0 && nclasses > 1)
+		r = meta_set(m, "host.classes", classes);
 	if (r == 0 && created)
 		r = meta_set(m, "created", created);
 	if (r == 0)

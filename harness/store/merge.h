@@ -48,6 +48,7 @@ struct merge_stats {
 	uint64_t replaced;	/* runs taken out of OUT for a more finished copy */
 	uint64_t unfinished;	/* runs in OUT still pending or running */
 	uint64_t samples, values;
+	size_t host_classes;	/* distinct machines the inputs ran on (history.h's classes) */
 };
 
 /*

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "campaign-fixture.h"
+#include "history.h"
 #include "merge.h"
 #include "shard.h"
 
@@ -197,6 +198,56 @@ static void test_shards_merge_to_unsharded(void **state)
 	}
 }
 
+/*
+ * Shards of two machines: the merged meta's host.* is the first shard's, so
+ * the merge says so (host.classes, stats) and history files the night in a
+ * class of its own, comparable with neither machine's nights by default.
+ * Shards of one machine say nothing.
+ */
+static void test_two_machines(void **state)
+{
+	_cleanup_free_ char *s1 = in_dir(state, "m1.db"), *s2 = in_dir(state, "m2.db");
+	_cleanup_free_ char *same = in_dir(state, "m2same.db"), *out = in_dir(state, "mixed.db");
+	_cleanup_free_ char *one = in_dir(state, "one.db"), *hist = in_dir(state, "h.db");
+	_cleanup_free_ char *err = NULL, *classes = NULL, *night = NULL;
+	struct merge_stats ms = { 0 };
+	struct history *h = NULL;
+	struct store *st = NULL;
+	int64_t id;
+	const char *in[2];
+
+	fx_write(s1, &(struct fx_campaign){ .campaign = "twin-1-s1of2", .shard = "1/2",
+					    .runs = full_runs, .nruns = 2, .cpu_model = "AMD EPYC",
+					    .cpus = "2", .mem_bytes = "25276194816", .accel = "tcg" });
+	fx_write(s2, &(struct fx_campaign){ .campaign = "twin-1-s2of2", .shard = "2/2",
+					    .runs = full_runs + 2, .nruns = 2,
+					    .cpu_model = "Intel Xeon", .cpus = "56",
+					    .mem_bytes = "16750372454", .accel = "kvm" });
+	fx_write(same, &(struct fx_campaign){ .campaign = "twin-1-s2of2", .shard = "2/2",
+					      .runs = full_runs + 2, .nruns = 2,
+					      .cpu_model = "AMD EPYC", .cpus = "2",
+					      .mem_bytes = "25276194816", .accel = "tcg" });
+	in[0] = s1;
+	in[1] = same;
+	assert_int_equal(merge__run(one, in, 2, &ms, &err), 0);
+	assert_int_equal(ms.host_classes, 1);
+	assert_int_equal(fx_int(one, "SELECT COUNT(*) FROM meta WHERE key = 'host.classes'"), 0);
+	in[1] = s2;
+	assert_int_equal(merge__run(out, in, 2, &ms, &err), 0);
+	assert_int_equal(ms.host_classes, 2);
+	classes = fx_rows(out, "SELECT value FROM meta WHERE key = 'host.classes'");
+	assert_string_equal(classes, "AMD EPYC/2cpu/24GiB/tcg/qemu-? + Intel Xeon/56cpu/16GiB/kvm/qemu-?\n");
+	/* history: the merged night is its own class */
+	assert_int_equal(history__open(hist, &h, &err), 0);
+	assert_int_equal(store__open_readonly(out, &st), 0);
+	assert_int_equal(history__append(h, st, out, &id), 0);
+	store__close(st);
+	history__close(h);
+	night = fx_rows(hist, "SELECT host_class FROM night");
+	assert_string_equal(night, "mixed(AMD EPYC/2cpu/24GiB/tcg/qemu-? + "
+				   "Intel Xeon/56cpu/16GiB/kvm/qemu-?)\n");
+}
+
 static void test_refuse_other_plan(void **state)
 {
 	_cleanup_free_ char *other = in_dir(state, "other.db"), *out = in_dir(state, "out.db");
@@ -370,6 +421,7 @@ int main(void)
 		cmocka_unit_test(test_shard_slices),
 		cmocka_unit_test_setup_teardown(test_shards_merge_to_unsharded, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refuse_other_plan, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_two_machines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_self_merge_dedups, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_prefer_completed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_retried_shard_counted_once, setup, teardown),
