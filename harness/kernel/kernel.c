@@ -55,6 +55,9 @@ static const struct kconfig_need {
 	{ "SERIAL_8250_CONSOLE", "y", ANY, NULL, "the console log" },
 	{ "BINFMT_ELF", "y", ANY, NULL, "the agent and the workloads are ELF binaries" },
 	{ "PROC_SYSCTL", "y", ANY, NULL, "sysctls are set and read back through /proc/sys" },
+	{ "ADVISE_SYSCALLS", "y", ANY, NULL,
+	  "file workloads drop their files from the cache (posix_fadvise), mmap-stride "
+	  "advises its mapping (madvise)" },
 	{ "TRANSPARENT_HUGEPAGE", "y", ANY, NULL,
 	  "every run sets transparent_hugepage/enabled" },
 	{ "ACPI", "y", ANY, NULL, "the guest powers off through ACPI at the end of a run" },
