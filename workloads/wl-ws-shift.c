@@ -105,9 +105,9 @@ static void wsc_read(int64_t v[4])
 			v[i] = -1;
 }
 
-/* One set: anonymous memory written with distinct words, or a mapped cold file. */
-static unsigned char *set_make(const struct opts *o, const char *name, uint64_t bytes,
-			       struct wl_rng *rng)
+/* One set at *ret: anonymous memory written with distinct words, or a mapped cold file. */
+static int set_make(const struct opts *o, const char *name, uint64_t bytes, struct wl_rng *rng,
+		    unsigned char **ret)
 {
 	const long page = sysconf(_SC_PAGESIZE);
 	unsigned char *m;
@@ -115,7 +115,7 @@ static unsigned char *set_make(const struct opts *o, const char *name, uint64_t 
 	if (!strcmp(o->kind, "anon")) {
 		m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (m == MAP_FAILED)
-			return NULL;
+			return -errno;
 		/* distinct non-zero content per page: zram cannot store it as one word */
 		for (uint64_t p = 0; p < bytes / (uint64_t)page; p++) {
 			uint64_t *w = (uint64_t *)(m + p * (uint64_t)page);
@@ -127,21 +127,25 @@ static unsigned char *set_make(const struct opts *o, const char *name, uint64_t 
 		_cleanup_free_ char *path = xasprintf("%s/%s.dat", o->dir, name);
 		_cleanup_close_ int fd = -1;
 		volatile unsigned char sink = 0;
+		int r = wl_file_create(path, bytes, wl_rng_next(rng));
 
-		if (wl_file_create(path, bytes, wl_rng_next(rng)) < 0)
-			return NULL;
+		if (r < 0) {
+			fprintf(stderr, PROG ": %s: %s\n", path, strerror(-r));
+			return r;
+		}
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
-			return NULL;
+			return -errno;
 		m = mmap(NULL, bytes, PROT_READ, MAP_SHARED, fd, 0);
 		if (m == MAP_FAILED)
-			return NULL;
+			return -errno;
 		/* read once: its pages are in the cache, then evicted with shadows, as anon's are swapped */
 		for (uint64_t off = 0; off < bytes; off += (uint64_t)page)
 			sink += m[off];
 		(void)sink;
 	}
-	return m;
+	*ret = m;
+	return 0;
 }
 
 struct phase {
@@ -223,10 +227,11 @@ int main(int argc, char **argv)
 	wl_hist_init(lat);
 	wl_rng_seed(&rng, o.seed);
 	/* B first, then A: A is the most recent when the warm-up makes it hot. */
-	set[1] = set_make(&o, "b", npages * (uint64_t)page, &rng);
-	set[0] = set[1] ? set_make(&o, "a", npages * (uint64_t)page, &rng) : NULL;
-	if (!set[0] || !set[1]) {
-		fprintf(stderr, PROG ": making the %s sets: %s\n", o.kind, strerror(errno));
+	r = set_make(&o, "b", npages * (uint64_t)page, &rng, &set[1]);
+	if (r == 0)
+		r = set_make(&o, "a", npages * (uint64_t)page, &rng, &set[0]);
+	if (r < 0) {
+		fprintf(stderr, PROG ": making the %s sets: %s\n", o.kind, strerror(-r));
 		return 1;
 	}
 	phase_run(&o, set[0], npages, &rng, NULL, &ph); /* warm-up: A hot */
