@@ -2,9 +2,10 @@
 /*
  * Workloads: fork, the child joins its memcg and waits until the agent has
  * opened its perf counters, then execs with stdout on a pipe. The agent
- * forwards "result KEY VALUE UNIT BETTER" lines to the stream (after
- * checking every field: the workload is as untrusted as the kernel) and
- * copies any other line to the console.
+ * forwards "result KEY VALUE UNIT BETTER" lines to the stream and "mark
+ * NAME VALUE UNIT" lines (a moment of the workload: a launch, a kill) as
+ * events timed by the agent (after checking every field: the workload is as
+ * untrusted as the kernel), and copies any other line to the console.
  */
 #include "agent.h"
 #include "util.h"
@@ -15,6 +16,7 @@
 #include <sys/wait.h>
 
 #define CONSOLE_LINES_MAX 1000
+#define MARKS_MAX 100000 /* per workload: a stream of marks is a bug, not a measurement */
 
 /* What a child that could not exec tells its parent. */
 struct child_failure {
@@ -219,17 +221,44 @@ static void forward_result(struct agent *a, const struct workload *w, char *line
 		       field[4]);
 }
 
+/* "mark NAME VALUE UNIT" as "event T mark WORKLOAD NAME VALUE UNIT". */
+static void forward_mark(struct agent *a, struct workload *w, char *line)
+{
+	_cleanup_free_ char *copy = xstrdup(line);
+	char *field[4], *save = NULL, *tok;
+	size_t n = 0;
+
+	for (tok = strtok_r(line, " ", &save); tok && n < ARRAY_SIZE(field);
+	     tok = strtok_r(NULL, " ", &save))
+		field[n++] = tok;
+	if (n != 4 || tok || !proto_name(field[1]) || !proto_number(field[2]) ||
+	    !proto_name(field[3])) {
+		if (strlen(copy) > 200)
+			strcpy(copy + 197, "...");
+		channel_event(a->ch, "error", "workload %s: bad mark line '%s'", w->name, copy);
+		return;
+	}
+	if (w->marks++ == MARKS_MAX)
+		channel_event(a->ch, "error", "workload %s: over %d marks, no more recorded",
+			      w->name, MARKS_MAX);
+	if (w->marks > MARKS_MAX)
+		return;
+	channel_event(a->ch, "mark", "%s %s %s %s", w->name, field[1], field[2], field[3]);
+}
+
 static void handle_line(struct agent *a, struct workload *w)
 {
-	bool result;
+	bool ok;
 
 	w->line[w->line_len] = '\0';
 	channel_sanitize(w->line);
-	result = !w->line_overlong && !strncmp(w->line, "result ", 7);
+	ok = !w->line_overlong;
 	if (w->line_overlong)
 		log_warn("workload %s: line over %d bytes cut", w->name, LINE_MAX_BYTES - 1);
-	if (result) {
+	if (ok && !strncmp(w->line, "result ", 7)) {
 		forward_result(a, w, w->line); /* splits the line in place */
+	} else if (ok && !strncmp(w->line, "mark ", 5)) {
+		forward_mark(a, w, w->line);
 	} else if (w->console_lines < CONSOLE_LINES_MAX) {
 		/* The serial console is slow: a chatty workload must not stall us. */
 		fprintf(stderr, "lrubench-agent: [%s] %s\n", w->name, w->line);

@@ -64,6 +64,7 @@ struct workload {
 	size_t line_len;
 	bool line_overlong;
 	unsigned console_lines;	/* other lines copied to the console */
+	unsigned marks;		/* "mark" lines forwarded as events */
 	struct perf_counters *perf;
 };
 

@@ -223,9 +223,10 @@ static void toy_results(const char *arg)
 	assert_int_equal(wl_opts_parse(&wl_def_toy, 3, (char **)argv, &o), 0);
 	wl_result("toys", 3);
 	wl_result("young_toys", 12.5);
+	wl_mark("launch_ns", 1.5e6, "ns");
 }
 
-/* Its --help, and its result lines with the unit and direction of its definition. */
+/* Its --help, its result lines with the unit and direction of its definition, a mark. */
 static void test_help_results(void **state)
 {
 	_cleanup_free_ char *help = captured(toy_help, NULL);
@@ -240,7 +241,8 @@ static void test_help_results(void **state)
 	assert_non_null(strstr(help, "  --seed=N               PRNG seed (default: the run's seed); "
 				     "by hand 1\n"));
 	assert_non_null(strstr(help, "  --dir=PATH "));
-	assert_string_equal(results, "result toys 3 toys higher\nresult young_toys 12.5 pct none\n");
+	assert_string_equal(results, "result toys 3 toys higher\nresult young_toys 12.5 pct none\n"
+				     "mark launch_ns 1500000 ns\n");
 }
 
 int main(void)

@@ -208,6 +208,12 @@ void wl_result(const char *key, double value)
 	fflush(stdout);
 }
 
+void wl_mark(const char *name, double value, const char *unit)
+{
+	printf("mark %s %.17g %s\n", name, value, unit);
+	fflush(stdout);
+}
+
 void wl_result_common(uint64_t ops, uint64_t elapsed_ns, const struct wl_hist *lat)
 {
 	double secs = (double)elapsed_ns / 1e9;

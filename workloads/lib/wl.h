@@ -79,6 +79,13 @@ void wl_result_def(const struct workload_def *w);
  * workload's definition; a key that is not among its results is a bug: abort.
  */
 void wl_result(const char *key, double value);
+/*
+ * Print a mark: a moment of the run (a launch, a kill) with a value, which
+ * the agent stores as an event at the time it reads the line, so reports
+ * can draw marks over time and the distribution of their values. name and
+ * unit are protocol names ([A-Za-z0-9._:/+-]); at most 100000 per run.
+ */
+void wl_mark(const char *name, double value, const char *unit);
 /* Print the common shape: ops, throughput, latency percentiles, duration. */
 void wl_result_common(uint64_t ops, uint64_t elapsed_ns, const struct wl_hist *lat);
 
