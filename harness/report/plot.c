@@ -17,7 +17,8 @@
 	X(generations)     \
 	X(balance)         \
 	X(stall_cdf)       \
-	X(stall_heatmap)
+	X(stall_heatmap)   \
+	X(marks)
 
 #define PLOT_KIND_DECLARE(NAME) extern const struct plot_kind plot_kind_##NAME;
 PLOT_KIND_TABLE(PLOT_KIND_DECLARE)

@@ -77,6 +77,7 @@ static void load_run(struct store *st, const struct report_data *d, const char *
 	store__report_run_origin(st, r->id, &r->origin);
 	store__report_run_page_size(st, r->id, &r->page_size);
 	store__report_phases(st, r->id, &r->phases, &r->nphases);
+	store__report_marks(st, r->id, &r->marks, &r->nmarks);
 	load_gens(st, r);
 	for (size_t m = 0; metrics && metrics[m]; m++) {
 		size_t ns = 0;
@@ -158,6 +159,7 @@ int report_data__load(struct store *st, const struct analysis *an, const char *c
 static void run_data_clear(struct report_run_data *r)
 {
 	store_event_rows__free(r->phases, r->nphases);
+	store_event_rows__free(r->marks, r->nmarks);
 	for (size_t i = 0; i < r->ngens; i++) {
 		free(r->gens[i].memcg);
 		free(r->gens[i].rows);

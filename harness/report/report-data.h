@@ -51,6 +51,8 @@ struct report_run_data {
 	int64_t page_size;
 	struct store_event_row *phases;
 	size_t nphases;
+	struct store_event_row *marks; /* the workloads' marks (text "WORKLOAD NAME VALUE UNIT") */
+	size_t nmarks;
 	struct report_gens *gens; /* per memcg sampled in lru_gen, in the store's order */
 	size_t ngens;
 	int gens_rc; /* the memcg list's read */

@@ -205,18 +205,14 @@ int store__report_run_page_size(struct store *st, int64_t run_id, int64_t *ret)
 		       run_id, 4096, true, ret);
 }
 
-int store__report_phases(struct store *st, int64_t run_id, struct store_event_row **ret,
-			 size_t *ret_n)
+/* The event rows of run_id that sql (binding it to ?1) selects. */
+static int event_rows(struct store *st, const char *sql, int64_t run_id,
+		      struct store_event_row **ret, size_t *ret_n)
 {
 	_cleanup_stmt_ sqlite3_stmt *q = NULL;
 	struct store_event_row *ev = NULL;
 	size_t n = 0;
-	int r = store__prepare(st,
-			       "SELECT t_ns, kind, text FROM event WHERE run_id = ? AND kind IN "
-			       "('workload-start', 'workload-exit', 'phase', 'oom') AND t_ns > 0 "
-			       "AND NOT (kind = 'phase' AND (text LIKE 'sampling%' OR text LIKE "
-			       "'workloads%' OR text LIKE 'done%')) ORDER BY t_ns",
-			       &q);
+	int r = store__prepare(st, sql, &q);
 
 	if (r < 0)
 		return r;
@@ -231,6 +227,26 @@ int store__report_phases(struct store *st, int64_t run_id, struct store_event_ro
 	*ret = ev;
 	*ret_n = n;
 	return 0;
+}
+
+int store__report_phases(struct store *st, int64_t run_id, struct store_event_row **ret,
+			 size_t *ret_n)
+{
+	return event_rows(st,
+			  "SELECT t_ns, kind, text FROM event WHERE run_id = ? AND kind IN "
+			  "('workload-start', 'workload-exit', 'phase', 'oom') AND t_ns > 0 "
+			  "AND NOT (kind = 'phase' AND (text LIKE 'sampling%' OR text LIKE "
+			  "'workloads%' OR text LIKE 'done%')) ORDER BY t_ns",
+			  run_id, ret, ret_n);
+}
+
+int store__report_marks(struct store *st, int64_t run_id, struct store_event_row **ret,
+			size_t *ret_n)
+{
+	return event_rows(st,
+			  "SELECT t_ns, kind, text FROM event WHERE run_id = ? AND kind = 'mark' "
+			  "ORDER BY t_ns, rowid",
+			  run_id, ret, ret_n);
 }
 
 void store_event_rows__free(struct store_event_row *ev, size_t n)

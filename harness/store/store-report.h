@@ -60,6 +60,9 @@ struct store_event_row {
 };
 int store__report_phases(struct store *st, int64_t run_id, struct store_event_row **ret,
 			 size_t *ret_n);
+/* A run's mark events (a workload's "mark" lines, PROTOCOL.md), in time order. */
+int store__report_marks(struct store *st, int64_t run_id, struct store_event_row **ret,
+			size_t *ret_n);
 void store_event_rows__free(struct store_event_row *ev, size_t n);
 
 /* The memcg paths a run sampled lru_gen for, in the order the store finds them. */
