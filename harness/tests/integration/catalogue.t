@@ -24,6 +24,34 @@ test_catalogue() {
 	local rows; rows=$(grep -cE '^[a-z-]+:throughput +ops/s +higher .* n=1 .* n=1' "$tmp/catalogue.cmp")
 	[[ $rows == 11 ]] || { bad catalogue "compare shows $rows throughput rows with both LRUs, not 11"; return; }
 	ok "catalogue: 11 workloads x 2 LRUs: $what; disks attached and mounted; compare reads it"
+	check_marks "$db"
+}
+
+# app-switch's marks came through the agent as events, and agree with its results: a launch
+# mark per app (its first launch) and per switch (warm or cold), a kill mark per kill.
+check_marks() {
+	local db=$1 run bad=""
+	for run in $(q "$1" "SELECT id FROM run WHERE status='completed'"); do
+		local launches kills cold reloads
+		launches=$(q "$db" "SELECT COUNT(*) FROM event WHERE run_id=$run AND kind='mark' AND (text LIKE 'app-switch launch_cold_ns % ns' OR text LIKE 'app-switch launch_warm_ns % ns')")
+		kills=$(q "$db" "SELECT COUNT(*) FROM event WHERE run_id=$run AND kind='mark' AND text LIKE 'app-switch kill % app'")
+		cold=$(q "$db" "SELECT COUNT(*) FROM event WHERE run_id=$run AND kind='mark' AND text LIKE 'app-switch launch_cold_ns %'")
+		reloads=$(q "$db" "SELECT CAST(value AS INT) FROM result WHERE run_id=$run AND workload='app-switch' AND key='reloads'")
+		[[ $launches == 6 ]] || bad+=" run $run: $launches launch marks, want 3 apps + 3 switches;"
+		[[ $kills == "$(q "$db" "SELECT CAST(value AS INT) FROM result WHERE run_id=$run AND workload='app-switch' AND key='kills'")" ]] ||
+			bad+=" run $run: $kills kill marks, not the kills result;"
+		[[ $cold == "$(q "$db" "SELECT CAST(value AS INT) FROM result WHERE run_id=$run AND workload='app-switch' AND key='launches_cold'")" && $((cold - 3)) == "$reloads" ]] ||
+			bad+=" run $run: $cold cold launch marks, results disagree (reloads $reloads);"
+	done
+	[[ -z $bad ]] || { bad catalogue "marks:$bad"; return; }
+	# The report draws them: the cold and warm launch CDFs per LRU.
+	local rc=0 camp plots
+	$lrb report "$db" > "$tmp/catalogue.report" 2>&1 || rc=$?
+	camp=$(q "$db" "SELECT value FROM meta WHERE key='campaign'")
+	plots=$LRUBENCH_REPORTS/$camp/plots
+	[[ $rc == 3 && -s $plots/marks-app-switch-launch_cold_ns-cdf.png && -s $plots/marks-app-switch-launch_warm_ns-cdf.png ]] ||
+		{ bad catalogue "report exit $rc (want 3), launch CDFs: $(ls "$plots" 2>&1 | grep -c marks-) marks plots in $plots"; return; }
+	ok "catalogue: app-switch's launch and kill marks agree with its results; the report draws the launch CDFs"
 }
 
 test_catalogue
