@@ -54,7 +54,7 @@ static int print_check(const struct kernel *k, const char *zram_comp)
 	comps = kernel__zram_comps(k, &how);
 	printf("zram     %s%s%s\n", *comps ? comps : "no compressor", how ? ": " : "",
 	       how ? how : "");
-	if (kernel__check(k, zram_comp, &missing) < 0) {
+	if (kernel__check(k, zram_comp, 1, &missing) < 0) {
 		printf("refused: missing %s\n", missing);
 		return 1;
 	}

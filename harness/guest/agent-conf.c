@@ -343,6 +343,7 @@ static const struct conf_key conf_keys[] = {
 	{ "fault_at_ms", set_u64, FIELD(fault_at_ms), 0, UINT32_MAX },
 	{ "final_dump", set_final_dump, 0, 0, 0 },
 	{ "calibrate_ms", set_u64, FIELD(calibrate_ms), 10, 60 * 1000 },
+	{ "numa_nodes", set_u64, FIELD(numa_nodes), 1, MEMPOLICY_NODES_MAX },
 	{ "trace", add_trace, 0, 0, 0 },
 	{ "wss_start_ms", set_u64, FIELD(wss_start_ms), 0, UINT32_MAX },
 	{ "wss_window_ms", set_u64, FIELD(wss_window_ms), 100, 3600 * 1000 },
@@ -430,7 +431,7 @@ static void resolve_workload_field(struct agent_conf *c, const struct pending *p
 	const char *field = dot ? dot + 1 : "";
 
 	if (!w || (strcmp(field, "memcg") && strcmp(field, "arg") && strcmp(field, "start_ms") &&
-		   strcmp(field, "after"))) {
+		   strcmp(field, "after") && strcmp(field, "mempolicy"))) {
 		conf_error(c, pd->line, "unknown key 'workload.%s'", pd->key);
 		return;
 	}
@@ -457,6 +458,12 @@ static void resolve_workload_field(struct agent_conf *c, const struct pending *p
 			w->after[w->n_after++] = (size_t)(o - c->workloads);
 			p += len + (p[len] == ',');
 		}
+	} else if (!strcmp(field, "mempolicy")) {
+		const char *why;
+
+		if (mempolicy_parse(pd->value, &w->mempolicy, &why) < 0)
+			conf_error(c, pd->line, "bad value for 'workload.%s': '%s': %s", pd->key,
+				   pd->value, why);
 	} else if (!strcmp(field, "arg")) {
 		w->argv = xrealloc(w->argv, w->argc + 2, sizeof(*w->argv));
 		w->argv[w->argc++] = xstrdup(pd->value);

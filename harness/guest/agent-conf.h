@@ -7,6 +7,8 @@
 #ifndef LRUBENCH_AGENT_CONF_H
 #define LRUBENCH_AGENT_CONF_H
 
+#include "mempolicy.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -38,6 +40,7 @@ struct conf_workload {
 	uint64_t start_ms;
 	size_t *after;		/* indices of the workloads it waits for (they exit first) */
 	size_t n_after;
+	struct mempolicy mempolicy; /* set before exec; MPOL_DEFAULT (0): the kernel's */
 };
 
 struct agent_conf {
@@ -66,6 +69,7 @@ struct agent_conf {
 	enum fault_kind fault;
 	uint64_t fault_at_ms;
 	bool final_dump;
+	uint64_t numa_nodes;	/* NUMA nodes the plan asked for; 0: not said (no check) */
 	uint64_t calibrate_ms;	/* a busy loop of this many guest ms, then power off (0: none) */
 	bool trace_reclaim;	/* trace=reclaim: stall histograms from the vmscan tracepoints */
 	/* the working-set probe: wss_windows windows of wss_window_ms from wss_start_ms */

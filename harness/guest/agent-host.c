@@ -12,6 +12,7 @@
  * stores what the guest was, not what was asked.
  */
 #include "agent.h"
+#include "mempolicy.h"
 #include "util.h"
 
 #include <fcntl.h>
@@ -138,4 +139,58 @@ void setup_host(struct agent *a)
 		channel_record(a->ch, "conf net/lo absent (%s)", strerror(-r));
 	else
 		channel_record(a->ch, "conf net/lo %s", flags & IFF_UP ? "up" : "down");
+}
+
+/* A node's file under /sys/devices/system/node, its first line; NULL when unreadable. */
+static char *node_file(int node, const char *name)
+{
+	_cleanup_free_ char *path = xasprintf("/sys/devices/system/node/node%d/%s", node, name);
+	char *buf = NULL;
+	size_t len = 0;
+
+	if (read_file(path, 1 << 16, &buf, &len) < 0)
+		return NULL;
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf;
+}
+
+int setup_numa(struct agent *a)
+{
+	_cleanup_free_ char *online = NULL;
+	uint64_t nodes = 0;
+	size_t len = 0;
+	int n = 0;
+
+	if (read_file("/sys/devices/system/node/online", 4096, &online, &len) < 0 ||
+	    (online[strcspn(online, "\n")] = '\0', mempolicy_node_list(online, &nodes) < 0)) {
+		channel_record(a->ch, "conf numa/online absent");
+		nodes = 1; /* no CONFIG_NUMA: one node, as far as memory goes */
+	} else {
+		channel_record(a->ch, "conf numa/online %s", online);
+	}
+	for (int i = 0; i < MEMPOLICY_NODES_MAX; i++) {
+		_cleanup_free_ char *cpus = NULL, *mem = NULL;
+		unsigned long long kb = 0;
+
+		if (!(nodes & (1ull << i)))
+			continue;
+		n++;
+		cpus = node_file(i, "cpulist");
+		mem = node_file(i, "meminfo"); /* "Node 0 MemTotal:  509436 kB" */
+		if (mem && sscanf(mem, "Node %*d MemTotal: %llu kB", &kb) != 1)
+			kb = 0;
+		if (cpus || mem)
+			channel_record(a->ch, "conf numa/node%d cpus=%s mem_kb=%llu", i,
+				       cpus && *cpus ? cpus : "none", kb);
+	}
+	a->numa_nodes = nodes;
+	if (a->conf->numa_nodes > 1 && (uint64_t)n != a->conf->numa_nodes) {
+		channel_event(a->ch, "error",
+			      "the guest has %d NUMA node%s online (%s), the plan asked for %llu: "
+			      "the kernel needs CONFIG_NUMA and ACPI's SRAT",
+			      n, n == 1 ? "" : "s", online ? online : "no /sys/devices/system/node",
+			      (unsigned long long)a->conf->numa_nodes);
+		return -ENODEV;
+	}
+	return 0;
 }

@@ -11,7 +11,9 @@
 #include "util.h"
 
 #include <fcntl.h>
+#include <linux/mempolicy.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <string.h>
 #include <sys/wait.h>
 
@@ -20,7 +22,7 @@
 
 /* What a child that could not exec tells its parent. */
 struct child_failure {
-	int stage; /* 1: join the memcg, 2: exec */
+	int stage; /* 1: join the memcg, 2: exec, 3: set its NUMA policy */
 	int err;
 };
 
@@ -55,6 +57,11 @@ child_run(const struct workload *w, const char *procs, int out_fd, int sync_fd, 
 	}
 	while (read(sync_fd, &c, 1) < 0 && errno == EINTR)
 		;
+	/* As numactl: the policy outlives exec. maxnode counts bits, plus one (mempolicy(2)). */
+	if (w->conf->mempolicy.mode != MPOL_DEFAULT &&
+	    syscall(SYS_set_mempolicy, w->conf->mempolicy.mode, &w->conf->mempolicy.nodes,
+		    (unsigned long)MEMPOLICY_NODES_MAX + 1) < 0)
+		child_fail(err_fd, 3);
 	/* The agent's descriptors (other workloads' pipes, perf events) stay here. */
 	close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
 	execv(w->conf->argv[0], w->conf->argv);
@@ -113,8 +120,11 @@ int workload_start(struct agent *a, struct workload *w)
 		n = read(err_r, &f, sizeof(f));
 	while (n < 0 && errno == EINTR);
 	if (n == (ssize_t)sizeof(f)) {
+		static const char *const stages[] = { "?", "join memcg", "exec",
+						      "set_mempolicy for" };
+
 		channel_event(a->ch, "error", "workload %s: %s %s: %s", w->name,
-			      f.stage == 1 ? "join memcg" : "exec",
+			      stages[f.stage >= 1 && f.stage <= 3 ? f.stage : 0],
 			      f.stage == 1 ? procs : w->conf->argv[0], strerror(f.err));
 		/* The child exits; workloads_reap() reports it. */
 	}

@@ -304,6 +304,8 @@ int main(int argc, char **argv)
 	if (setup_cgroup2(&a) < 0)
 		agent_poweroff(&a, "setup-error");
 	setup_host(&a);
+	if (setup_numa(&a) < 0)
+		agent_poweroff(&a, "setup-error");
 	if (setup_knobs(&a) < 0 || setup_swap(&a) < 0 || setup_disks(&a) < 0 ||
 	    memcgs_create(&a) < 0)
 		agent_poweroff(&a, "setup-error");

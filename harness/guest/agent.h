@@ -79,6 +79,7 @@ struct agent {
 	struct tracer *tracer;	/* NULL: reclaim not traced */
 	struct wss_probe *wss;	/* NULL unless run.conf asks for the probe */
 	bool sample_lru_gen;	/* lru_gen g lines: debugfs file present, lru_enabled != 0 */
+	uint64_t numa_nodes;	/* online NUMA nodes (bit N: node N); per-node sources need two */
 	char kernel_release[65];
 };
 
@@ -131,6 +132,8 @@ int read_knob(const char *path, char *buf, size_t size);
 /* agent-host.c: cgroup2 with run.conf's options; then lo, /etc/hosts, the host name. */
 int setup_cgroup2(struct agent *a);
 void setup_host(struct agent *a);
+/* Record the NUMA nodes online, their memory and CPUs; -ENODEV when not the plan's count. */
+int setup_numa(struct agent *a);
 
 /* agent-swap.c */
 int setup_swap(struct agent *a);

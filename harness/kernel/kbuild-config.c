@@ -271,7 +271,7 @@ int kb__resolve_config(struct kb *b, char **ret_config)
 					      r->nfragments, &why);
 
 		/* What lrubench needs first: it is the cause, lost options its effects. */
-		rc = kernel__check(&fake, KERNEL_ZRAM_COMP_DEFAULT, &missing);
+		rc = kernel__check(&fake, KERNEL_ZRAM_COMP_DEFAULT, 1, &missing);
 		if (rc < 0) {
 			kb__fail(b, rc, "%s: the resolved config lacks what lrubench needs: %s "
 				    "(does the recipe merge kernels/lrubench.config last?)%s%s",

@@ -79,6 +79,12 @@ static const struct kconfig_need {
 	{ "ZRAM_BACKEND_842", "y", FROM_612, "842", why_backend },
 };
 
+/* What a guest with NUMA nodes ([guest] numa > 1) needs besides. */
+static const struct kconfig_need kconfig_needs_numa[] = {
+	{ "NUMA", "y", ANY, NULL, "the plan's guest has NUMA nodes ([guest] numa)" },
+	{ "ACPI_NUMA", "y", ANY, NULL, "QEMU describes the nodes in ACPI's SRAT" },
+};
+
 const char *kernel__config(const struct kernel *k, const char *name, char *buf, size_t len)
 {
 	size_t nlen = strlen(name);
@@ -226,7 +232,7 @@ static void need_missing(const struct kernel *k, const struct kconfig_need *n, c
 	       *have ? have : "no compressor", *have ? ": set zram_comp in the plan's [guest]" : "");
 }
 
-int kernel__check(const struct kernel *k, const char *zram_comp, char **ret_missing)
+int kernel__check(const struct kernel *k, const char *zram_comp, int numa, char **ret_missing)
 {
 	struct kernel_version v;
 	bool known = kernel__version(k, &v, NULL) == 0, comp_row = false;
@@ -242,6 +248,14 @@ int kernel__check(const struct kernel *k, const char *zram_comp, char **ret_miss
 		if (!need_applies(n, known ? &v : NULL))
 			continue;
 		comp_row |= n->zram_comp != NULL;
+		if (!need_met(k, n, buf, sizeof(buf), &val))
+			need_missing(k, n, val, zram_comp, &missing);
+	}
+	for (size_t i = 0; numa > 1 && i < ARRAY_SIZE(kconfig_needs_numa); i++) {
+		const struct kconfig_need *n = &kconfig_needs_numa[i];
+		const char *val;
+		char buf[64];
+
 		if (!need_met(k, n, buf, sizeof(buf), &val))
 			need_missing(k, n, val, zram_comp, &missing);
 	}

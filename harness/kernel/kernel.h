@@ -53,11 +53,12 @@ int kernel__version(const struct kernel *k, struct kernel_version *ret, const ch
  * Check the kernel can run lrubench's campaigns, by the needs of its series
  * (the table in kernel.c is keyed by kernel range where they differ).
  * zram_comp is the compressor zram will use (KERNEL_ZRAM_COMP_DEFAULT when a
- * plan names none), NULL when swap is not on zram. Returns 0 when it can;
+ * plan names none), NULL when swap is not on zram; numa the guest's NUMA
+ * nodes (more than 1 needs CONFIG_NUMA). Returns 0 when it can;
  * else -ENOTSUP and *ret_missing lists what is missing ("CONFIG_LRU_GEN (not
  * set; ...), CONFIG_ZRAM_BACKEND_LZO (...)").
  */
-int kernel__check(const struct kernel *k, const char *zram_comp, char **ret_missing);
+int kernel__check(const struct kernel *k, const char *zram_comp, int numa, char **ret_missing);
 
 /*
  * The zram compressors this kernel provides ("lzo-rle lzo lz4", "" for none)

@@ -7,6 +7,7 @@
  */
 #include "plan-priv.h"
 #include "catalogue.h"
+#include "mempolicy.h"
 #include "util.h"
 
 #include <math.h>
@@ -137,6 +138,35 @@ int parser__finish(struct parser *ps)
 	if (!p->nvariants)
 		return parser__fail(ps, "no [variant NAME] section");
 	plan__set_clock(p, p->clock); /* the vCPUs the clock gives where the plan says none */
+	if (p->numa > 1 && p->mem_bytes / (uint64_t)p->numa < PLAN_NUMA_NODE_MIN) {
+		char b1[32], b2[32];
+
+		ps->line = ps->numa_line;
+		return parser__fail(ps,
+				    "numa = %d with memory = %s leaves %s a node; a node needs %s "
+				    "at least (raise memory or lower numa)",
+				    p->numa, size_str(b1, p->mem_bytes),
+				    size_str(b2, p->mem_bytes / (uint64_t)p->numa), "128M");
+	}
+	for (size_t i = 0; i < p->nworkloads; i++) {
+		const struct plan_workload *w = &p->workloads[i];
+		struct mempolicy m;
+		const char *why;
+		int max;
+
+		if (!w->numa_policy || mempolicy_parse(w->numa_policy, &m, &why) < 0)
+			continue;
+		max = mempolicy__max_node(&m);
+		if (max >= p->numa) {
+			ps->line = w->numa_policy_line;
+			return parser__fail(ps,
+					    "numa_policy '%s' of [workload %s] names node %d; the "
+					    "guest has %d node%s ([guest] numa = %d)",
+					    w->numa_policy, w->name, max, p->numa,
+					    p->numa == 1 ? "" : "s", p->numa);
+		}
+	}
+	ps->line = 0;
 	/* Before sweeps rename the variants: errors name the line of the key. */
 	r = plan_fits(ps);
 	if (r < 0)

@@ -12,6 +12,7 @@
 #include "catalogue.h"
 #include "ini.h"
 #include "kernel-build.h"
+#include "mempolicy.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -323,6 +324,14 @@ static int then_memory(struct parser *ps, void *obj, const char *v)
 	return 0;
 }
 
+static int then_numa(struct parser *ps, void *obj, const char *v)
+{
+	(void)obj;
+	(void)v;
+	ps->numa_line = ps->line;
+	return 0;
+}
+
 static int check_swap(struct parser *ps, void *obj, const char *k, const char *v)
 {
 	(void)obj;
@@ -425,6 +434,9 @@ static const struct key_def guest_keys[] = {
 	  .help = "the guest's memory" },
 	{ "cpus", KEY_INT, PLAN_FIELD(cpus_asked), 1, 256,
 	  .help = "the guest's CPUs (default 2; 1 with clock = instructions)" },
+	{ "numa", KEY_INT, PLAN_FIELD(numa), 1, PLAN_NUMA_MAX, .then = then_numa,
+	  .help = "NUMA nodes (default 1): memory split evenly, CPU i on node i mod N (a node "
+		  "beyond the CPUs has memory only)" },
 	{ "clock", KEY_STR, PLAN_FIELD(clock), .check = check_clock,
 	  .help = "real (guest time follows the host's) or instructions (QEMU -icount: "
 		  "guest time advances per executed instruction, whatever the host's load)" },
@@ -744,6 +756,21 @@ static int set_key(struct parser *ps, void *obj, const char *k, const char *v)
 	return name_list(ps, w, v, " ", check_key, "key", &w->key);
 }
 
+static int set_numa_policy(struct parser *ps, void *obj, const char *k, const char *v)
+{
+	struct plan_workload *w = obj;
+	struct mempolicy m;
+	const char *why;
+
+	(void)k;
+	if (mempolicy_parse(v, &m, &why) < 0)
+		return parser__fail(ps, "bad numa_policy '%s': %s", v, why);
+	free(w->numa_policy);
+	w->numa_policy = xstrdup(v);
+	w->numa_policy_line = ps->line;
+	return 0;
+}
+
 #define WORKLOAD_FIELD(f) offsetof(struct plan_workload, f)
 
 /* The keys of every [workload]; the rest are its type's parameters (catalogue.h). */
@@ -756,6 +783,9 @@ static const struct key_def workload_keys[] = {
 	  .help = "workloads declared above that exit before it starts" },
 	{ "key", KEY_FN, .set = set_key, .flags = KEY_NEEDS_TYPE,
 	  .help = "the results that decide its comparison, instead of the catalogue's" },
+	{ "numa_policy", KEY_FN, .set = set_numa_policy,
+	  .help = "its NUMA placement: default, bind:LIST, interleave:LIST or preferred:N "
+		  "(nodes of [guest] numa)" },
 };
 
 int parser__workload_key(struct parser *ps, const char *k, const char *v)

@@ -35,6 +35,7 @@ struct parser {
 	char *sec_name;
 	struct ini ini;
 	int bounds_line; /* where min/max_repetitions or max_time was set */
+	int numa_line;	 /* where [guest] numa was set */
 };
 
 /* ---- plan-parser.c: the core ---- */

@@ -134,7 +134,7 @@ int plan__parse(const char *path, const char *text, struct plan **ret, char **re
 		.repetitions = 2, .retries = 1, .seed = 1, .interval_ms = 1000, .timeout_ms = 600000,
 		.mem_bytes = 1ull << 30, .swap = xstrdup("zram"),
 		.cgroup2_options = xstrdup(PLAN_CGROUP2_OPTIONS_DEFAULT), .clock = xstrdup(PLAN_CLOCK_REAL),
-		.clock_sleep = true,
+		.clock_sleep = true, .numa = 1,
 		.swap_bytes = 1ull << 30, .thp = xstrdup("never"), .cmdline = xstrdup(""),
 		.trace = true,
 	};
@@ -196,6 +196,7 @@ void plan__free(struct plan *p)
 		free(p->workloads[i].memcg);
 		free(p->workloads[i].key);
 		free(p->workloads[i].after);
+		free(p->workloads[i].numa_policy);
 		kv__free(p->workloads[i].params, p->workloads[i].nparams);
 	}
 	free(p->variants);

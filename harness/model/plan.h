@@ -91,6 +91,8 @@ struct plan_workload {
 	struct kv *params; /* resolved: sizes in bytes */
 	size_t nparams;
 	char *key; /* "key =": its key results, space-separated; NULL: the catalogue's */
+	char *numa_policy; /* "numa_policy =" (mempolicy.h); NULL: the kernel's default */
+	int numa_policy_line;
 };
 
 struct plan {
@@ -115,6 +117,7 @@ struct plan {
 	uint64_t mem_bytes;
 	int cpus;	/* the guest's vCPUs: cpus_asked, or the clock's default */
 	int cpus_asked; /* [guest] cpus; 0: not said */
+	int numa;	/* NUMA nodes (1: none); memory split evenly, CPUs dealt out (vm_argv) */
 	char *clock;	/* "real" or "instructions" (PLAN_CLOCK_*) */
 	bool clock_sleep; /* instructions: -icount sleep=on (idle time is host time) */
 	char *swap; /* zram or none */
@@ -139,6 +142,9 @@ struct plan {
 
 /* As systemd (since v247) mounts cgroup2: delegation-safe, and memory.low/min reach nested memcgs. */
 #define PLAN_CGROUP2_OPTIONS_DEFAULT "nsdelegate,memory_recursiveprot"
+/* [guest] numa: at most this many nodes, each with at least PLAN_NUMA_NODE_MIN of memory. */
+#define PLAN_NUMA_MAX 8
+#define PLAN_NUMA_NODE_MIN (128ull << 20)
 #define PLAN_CLOCK_REAL "real"
 #define PLAN_CLOCK_INSTRUCTIONS "instructions"
 /* Whether s names a clock mode. */

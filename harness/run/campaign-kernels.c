@@ -187,7 +187,7 @@ int campaign__kernels_resolve(struct campaign *c)
 			ck->k->source = xstrdup(kbuild__get(ck->kb, "source"));
 		}
 		/* Refuse before booting, naming what is missing (zram's compressor too). */
-		r = kernel__check(ck->k, plan_zram_comp(p), &missing);
+		r = kernel__check(ck->k, plan_zram_comp(p), p->numa, &missing);
 		if (r < 0) {
 			log_err("kernel %s (%s) cannot run lrubench: missing %s; config read from %s",
 				ck->k->image, ck->k->release, missing, ck->k->config_path);

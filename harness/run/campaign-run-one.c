@@ -187,6 +187,8 @@ int campaign__run_one(struct campaign *c, size_t vi, const struct store_run *run
 		prov(c, run_id, "clock", clock);
 		snprintf(buf, sizeof(buf), "%d", p->cpus);
 		prov(c, run_id, "guest.cpus", buf);
+		snprintf(buf, sizeof(buf), "%d", p->numa);
+		prov(c, run_id, "guest.numa", buf);
 	}
 	prov(c, run_id, "run.conf", conf);
 	prov(c, run_id, "seed", seed_s);
@@ -202,6 +204,7 @@ int campaign__run_one(struct campaign *c, size_t vi, const struct store_run *run
 		.icount = c->clock.instructions ? &c->clock.icount : NULL,
 		.mem_mb = p->mem_bytes >> 20,
 		.cpus = p->cpus,
+		.numa = p->numa,
 		.disks = disks,
 		.ndisks = ndisks,
 		.run_dir = dir,

@@ -206,12 +206,51 @@ static void test_qemu_disks(void **state)
 	vm_argv_free(argv);
 }
 
+/* NUMA nodes: memory split (the last node the rest), CPU j on node j mod N, none when 1. */
+static void test_qemu_numa(void **state)
+{
+	struct vm_spec s = {
+		.kernel = "/k", .initrd = "/i", .cmdline = "quiet", .accel = "tcg", .mem_mb = 1025,
+		.cpus = 3, .numa = 2, .run_dir = "/r",
+	};
+	char **argv = vm_argv(&s, "/r/chan.sock", "/r/console.log");
+	const char *want[] = {
+		"-object", "memory-backend-ram,id=ram0,size=512M",
+		"-numa", "node,nodeid=0,memdev=ram0,cpus=0,cpus=2",
+		"-object", "memory-backend-ram,id=ram1,size=513M",
+		"-numa", "node,nodeid=1,memdev=ram1,cpus=1",
+	};
+	size_t at = 0;
+
+	(void)state;
+	while (argv[at] && strcmp(argv[at], "-object"))
+		at++;
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+		assert_non_null(argv[at + i]);
+		assert_string_equal(argv[at + i], want[i]);
+	}
+	vm_argv_free(argv);
+	/* One vCPU, two nodes: the second has memory only. */
+	s.cpus = 1;
+	argv = vm_argv(&s, "/r/chan.sock", "/r/console.log");
+	while (argv[at] && strcmp(argv[at], "node,nodeid=1,memdev=ram1"))
+		at++;
+	assert_non_null(argv[at]);
+	vm_argv_free(argv);
+	s.numa = 1;
+	argv = vm_argv(&s, "/r/chan.sock", "/r/console.log");
+	for (size_t i = 0; argv[i]; i++)
+		assert_string_not_equal(argv[i], "-numa");
+	vm_argv_free(argv);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ldd_parse),
 		cmocka_unit_test(test_scratch_disk),
 		cmocka_unit_test(test_qemu_disks),
+		cmocka_unit_test(test_qemu_numa),
 		cmocka_unit_test(test_tools_of_the_plan),
 		cmocka_unit_test(test_static_tool),
 	};

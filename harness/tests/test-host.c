@@ -44,8 +44,27 @@ static void test_debian_config_passes(void **state)
 	assert_string_equal(kernel__config(&k, "ZRAM", buf, sizeof(buf)), "m");
 	assert_string_equal(kernel__config(&k, "ZRAM_DEF_COMP", buf, sizeof(buf)), "lzo-rle");
 	assert_null(kernel__config(&k, "LRU_GEN_ENABLED", buf, sizeof(buf)));
-	assert_int_equal(kernel__check(&k, KERNEL_ZRAM_COMP_DEFAULT, &missing), 0);
+	assert_int_equal(kernel__check(&k, KERNEL_ZRAM_COMP_DEFAULT, 1, &missing), 0);
 	assert_null(missing);
+	assert_int_equal(kernel__check(&k, KERNEL_ZRAM_COMP_DEFAULT, 2, &missing), 0);
+	assert_null(missing);
+	free(k.config);
+}
+
+/* A NUMA guest needs CONFIG_NUMA; a guest of one node does not. */
+static void test_numa_needs_config(void **state)
+{
+	struct kernel k = { .config = fixture("kernel/config-6.1.0-57-cloud-amd64"),
+			    .modules_dir = (char *)"/nonexistent" };
+	char *p = strstr(k.config, "\nCONFIG_NUMA=y\n"), *missing = NULL;
+
+	(void)state;
+	assert_non_null(p);
+	memcpy(p + 1, "#CONFIG_NUMA=", 13);
+	assert_int_equal(kernel__check(&k, KERNEL_ZRAM_COMP_DEFAULT, 1, &missing), 0);
+	assert_int_equal(kernel__check(&k, KERNEL_ZRAM_COMP_DEFAULT, 2, &missing), -ENOTSUP);
+	assert_non_null(strstr(missing, "CONFIG_NUMA (not set; the plan's guest has NUMA nodes"));
+	free(missing);
 	free(k.config);
 }
 
@@ -65,7 +84,7 @@ static void test_missing_options_named(void **state)
 	assert_non_null(p);
 	memcpy(p + 1, "#CONFIG_PSI=", 12);
 	k.modules_dir = NULL; /* and no modules tree for the =m drivers */
-	assert_int_equal(kernel__check(&k, KERNEL_ZRAM_COMP_DEFAULT, &missing), -ENOTSUP);
+	assert_int_equal(kernel__check(&k, KERNEL_ZRAM_COMP_DEFAULT, 1, &missing), -ENOTSUP);
 	assert_non_null(strstr(missing, "CONFIG_LRU_GEN (not set"));
 	assert_non_null(strstr(missing, "CONFIG_PSI (not set"));
 	assert_non_null(strstr(missing, "CONFIG_ZRAM=m but no modules tree"));
@@ -93,15 +112,15 @@ static void test_debian612_zram_backends(void **state)
 	assert_string_equal(from, "its config");
 	/* CRYPTO_LZO=y and CRYPTO_LZ4=m are there, but zram does not use them on 6.12. */
 	assert_string_equal(comps, "lz4 lz4hc zstd deflate");
-	assert_int_equal(kernel__check(&k, KERNEL_ZRAM_COMP_DEFAULT, &missing), -ENOTSUP);
+	assert_int_equal(kernel__check(&k, KERNEL_ZRAM_COMP_DEFAULT, 1, &missing), -ENOTSUP);
 	assert_non_null(strstr(missing, "CONFIG_ZRAM_BACKEND_LZO (not set; zram_comp lzo-rle"));
 	assert_non_null(strstr(missing, "zram has lz4 lz4hc zstd deflate: set zram_comp"));
 	assert_null(strstr(missing, "CONFIG_CRYPTO"));
 	free(missing);
 	missing = NULL;
-	assert_int_equal(kernel__check(&k, "lz4", &missing), 0);
-	assert_int_equal(kernel__check(&k, NULL, &missing), 0); /* no zram swap */
-	assert_int_equal(kernel__check(&k, "842", &missing), -ENOTSUP);
+	assert_int_equal(kernel__check(&k, "lz4", 1, &missing), 0);
+	assert_int_equal(kernel__check(&k, NULL, 1, &missing), 0); /* no zram swap */
+	assert_int_equal(kernel__check(&k, "842", 1, &missing), -ENOTSUP);
 	assert_non_null(strstr(missing, "CONFIG_ZRAM_BACKEND_842 (not set"));
 	free(missing);
 	free(k.config);
@@ -130,14 +149,14 @@ static void test_zram_needs_keyed_by_series(void **state)
 	(void)state;
 	/* 6.12's options read as 6.1: CRYPTO_LZO=y gives lzo-rle, CRYPTO_LZ4=m lz4. */
 	k.config = config_as_version(cfg612, "6.1.192");
-	assert_int_equal(kernel__check(&k, KERNEL_ZRAM_COMP_DEFAULT, &missing), 0);
-	assert_int_equal(kernel__check(&k, "lz4", &missing), 0);
+	assert_int_equal(kernel__check(&k, KERNEL_ZRAM_COMP_DEFAULT, 1, &missing), 0);
+	assert_int_equal(kernel__check(&k, "lz4", 1, &missing), 0);
 	comps = kernel__zram_comps(&k, NULL);
 	assert_string_equal(comps, "lzo-rle lzo lz4 lz4hc zstd deflate");
 	free(comps);
 	/* A crypto module needs a modules tree to go in the guest image. */
 	k.modules_dir = NULL;
-	assert_int_equal(kernel__check(&k, "lz4", &missing), -ENOTSUP);
+	assert_int_equal(kernel__check(&k, "lz4", 1, &missing), -ENOTSUP);
 	assert_non_null(strstr(missing, "CONFIG_CRYPTO_LZ4=m but no modules tree"));
 	free(missing);
 	missing = NULL;
@@ -148,12 +167,12 @@ static void test_zram_needs_keyed_by_series(void **state)
 	k.config = config_as_version(cfg61, "6.13.2");
 	assert_int_equal(kernel__version(&k, &v, NULL), 0);
 	assert_int_equal(v.minor, 13);
-	assert_int_equal(kernel__check(&k, KERNEL_ZRAM_COMP_DEFAULT, &missing), -ENOTSUP);
+	assert_int_equal(kernel__check(&k, KERNEL_ZRAM_COMP_DEFAULT, 1, &missing), -ENOTSUP);
 	assert_non_null(strstr(missing, "CONFIG_ZRAM_BACKEND_LZO (not set"));
 	assert_non_null(strstr(missing, "zram has no compressor)"));
 	free(missing);
 	missing = NULL;
-	assert_int_equal(kernel__check(&k, NULL, &missing), 0);
+	assert_int_equal(kernel__check(&k, NULL, 1, &missing), 0);
 	free(k.config);
 }
 
@@ -173,18 +192,18 @@ static void test_kernel_version_sources(void **state)
 	assert_string_equal(from, "its release");
 	k.release = (char *)"mykernel";
 	assert_int_equal(kernel__version(&k, &v, &from), -EINVAL);
-	assert_int_equal(kernel__check(&k, "lz4", &missing), -ENOTSUP);
+	assert_int_equal(kernel__check(&k, "lz4", 1, &missing), -ENOTSUP);
 	assert_non_null(strstr(missing, "the kernel's version, on which zram_comp lz4's option "
 					"depends"));
 	free(missing);
 	missing = NULL;
 	k.release = (char *)"6.12.5";
-	assert_int_equal(kernel__check(&k, "zstd", &missing), -ENOTSUP);
+	assert_int_equal(kernel__check(&k, "zstd", 1, &missing), -ENOTSUP);
 	assert_non_null(strstr(missing, "CONFIG_ZRAM_BACKEND_ZSTD (not set"));
 	assert_non_null(strstr(missing, "zram has lz4: set zram_comp"));
 	free(missing);
 	missing = NULL;
-	assert_int_equal(kernel__check(&k, "foo", &missing), -ENOTSUP);
+	assert_int_equal(kernel__check(&k, "foo", 1, &missing), -ENOTSUP);
 	assert_non_null(strstr(missing, "zram_comp foo: no zram compressor of that name on 6.12"));
 	free(missing);
 }
@@ -419,6 +438,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_debian_config_passes),
 		cmocka_unit_test(test_missing_options_named),
+		cmocka_unit_test(test_numa_needs_config),
 		cmocka_unit_test(test_debian612_zram_backends),
 		cmocka_unit_test(test_zram_needs_keyed_by_series),
 		cmocka_unit_test(test_kernel_version_sources),

@@ -153,6 +153,27 @@ static const struct {
 	  "bad.ini:2: unknown cgroup2 mount option 'memory_recursive' in "
 	  "'nsdelegate,memory_recursive' (nsdelegate, memory_recursiveprot, memory_localevents, "
 	  "favordynmods, memory_hugetlb_accounting, pids_localevents, or none)" },
+	{ "[guest]\nmemory = 256M\nnuma = 4\n[variant a]\n[memcg m]\n[workload w]\n"
+	  "type = anon-zipf\nmemcg = m\nsize = 1M\n",
+	  "bad.ini:3: numa = 4 with memory = 256M leaves 64M a node; a node needs 128M at least "
+	  "(raise memory or lower numa)" },
+	{ "[guest]\nnuma = 9\n", "bad.ini:2: bad value '9' for 'numa' (an integer from 1 to 8)" },
+	{ "[guest]\nnuma = 2\n[variant a]\n[memcg m]\n[workload w]\ntype = anon-zipf\n"
+	  "memcg = m\nsize = 1M\nnuma_policy = bind:0,2\n",
+	  "bad.ini:9: numa_policy 'bind:0,2' of [workload w] names node 2; the guest has 2 nodes "
+	  "([guest] numa = 2)" },
+	{ "[variant a]\n[memcg m]\n[workload w]\ntype = anon-zipf\nnuma_policy = bind:1\n"
+	  "memcg = m\nsize = 1M\n",
+	  "bad.ini:5: numa_policy 'bind:1' of [workload w] names node 1; the guest has 1 node "
+	  "([guest] numa = 1)" },
+	{ "[workload w]\nnuma_policy = spread\n",
+	  "bad.ini:2: bad numa_policy 'spread': want default, bind:LIST, interleave:LIST or "
+	  "preferred:N (LIST: 0,1 or 0-3)" },
+	{ "[workload w]\nnuma_policy = interleave:1-0\n",
+	  "bad.ini:2: bad numa_policy 'interleave:1-0': a node list is numbers below 64 and ranges: "
+	  "0, 0,2 or 0-3" },
+	{ "[workload w]\nnuma_policy = preferred:0,1\n",
+	  "bad.ini:2: bad numa_policy 'preferred:0,1': preferred takes one node" },
 	{ "[guest]\ncgroup2_options = nsdelegate,\n",
 	  "bad.ini:2: bad cgroup2_options 'nsdelegate,' (names separated by commas, or none)" },
 	{ "[guest]\ncgroup2_options = nsdelegate\ncgroup2_options = none\n",
@@ -602,6 +623,23 @@ static void test_cgroup2_options(void **state)
 	plan__free(p);
 }
 
+/* [guest] numa and a workload's numa_policy reach the run's conf. */
+static void test_numa(void **state)
+{
+	static const char text[] = "[guest]\nnuma = 2\ncpus = 1\n[variant a]\n[memcg m]\n"
+				   "[workload w]\ntype = anon-zipf\nmemcg = m\nsize = 1M\n"
+				   "numa_policy = interleave:0-1\n";
+	struct plan *p = NULL;
+	char *err = NULL;
+
+	(void)state;
+	if (plan__parse("t.ini", text, &p, &err) < 0)
+		fail_msg("%s", err);
+	assert_int_equal(p->numa, 2);
+	assert_string_equal(p->workloads[0].numa_policy, "interleave:0-1");
+	plan__free(p);
+}
+
 /* [guest] clock: the vCPUs follow it unless the plan says them; --clock re-resolves. */
 static void test_clock(void **state)
 {
@@ -840,6 +878,7 @@ int main(void)
 		cmocka_unit_test(test_remap),
 		cmocka_unit_test(test_clock),
 		cmocka_unit_test(test_cgroup2_options),
+		cmocka_unit_test(test_numa),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -70,6 +70,8 @@ static void conf_workloads(FILE *f, const struct plan *p, uint64_t seed)
 		fprintf(f, "workload.%s.start_ms=%llu\n", w->name, (unsigned long long)w->start_ms);
 		if (w->after)
 			fprintf(f, "workload.%s.after=%s\n", w->name, w->after);
+		if (w->numa_policy)
+			fprintf(f, "workload.%s.mempolicy=%s\n", w->name, w->numa_policy);
 		fprintf(f, "workload.%s.arg=%s\n", w->name, w->def->binary);
 		for (size_t j = 0; j < w->nparams; j++) {
 			fprintf(f, "workload.%s.arg=--%s=%s\n", w->name, w->params[j].key,
@@ -133,6 +135,8 @@ char *run_conf__plan(const struct plan *p, size_t vi, const struct guest_image *
 		fprintf(f, "zram_size=0\n");
 	}
 	fprintf(f, "cgroup2_options=%s\n", p->cgroup2_options);
+	if (p->numa > 1)
+		fprintf(f, "numa_nodes=%d\n", p->numa);
 	if (p->needs_tools)
 		fprintf(f, "tools_disk=%s\n", DISK_SERIAL_TOOLS);
 	if (p->needs_scratch)

@@ -53,6 +53,33 @@ static char *qemu_opt_escape(const char *v)
 	return out;
 }
 
+/*
+ * NUMA nodes: node i gets mem_mb / numa of the memory (the last one the
+ * rest) from its own RAM backend, and CPU j goes to node j mod numa; a node
+ * beyond the CPUs has memory only, which QEMU and Linux accept.
+ */
+static void numa_argv(const struct vm_spec *s, char ***argv, size_t *n)
+{
+	uint64_t node_mb = s->numa > 1 ? s->mem_mb / (uint64_t)s->numa : 0;
+
+	for (int i = 0; s->numa > 1 && i < s->numa; i++) {
+		uint64_t mb = i == s->numa - 1 ? s->mem_mb - node_mb * (uint64_t)(s->numa - 1)
+					       : node_mb;
+		char *node = xasprintf("node,nodeid=%d,memdev=ram%d", i, i), *t;
+
+		for (int cpu = i; cpu < s->cpus; cpu += s->numa) {
+			t = xasprintf("%s,cpus=%d", node, cpu);
+			free(node);
+			node = t;
+		}
+		argv_push(argv, n, xstrdup("-object"));
+		argv_push(argv, n, xasprintf("memory-backend-ram,id=ram%d,size=%lluM", i,
+					     (unsigned long long)mb));
+		argv_push(argv, n, xstrdup("-numa"));
+		argv_push(argv, n, node);
+	}
+}
+
 char **vm_argv(const struct vm_spec *s, const char *sock_path, const char *console_path)
 {
 	_cleanup_free_ char *con_esc = qemu_opt_escape(console_path);
@@ -80,6 +107,7 @@ char **vm_argv(const struct vm_spec *s, const char *sock_path, const char *conso
 	argv_push(&argv, &n, xasprintf("%llu", (unsigned long long)s->mem_mb));
 	argv_push(&argv, &n, xstrdup("-smp"));
 	argv_push(&argv, &n, xasprintf("%d", s->cpus));
+	numa_argv(s, &argv, &n);
 	argv_push(&argv, &n, xstrdup("-kernel"));
 	argv_push(&argv, &n, xstrdup(s->kernel));
 	argv_push(&argv, &n, xstrdup("-initrd"));

@@ -34,6 +34,7 @@ struct vm_spec {
 	const struct vm_icount *icount; /* the instruction-counted clock (tcg only); NULL: real */
 	uint64_t mem_mb;
 	int cpus;
+	int numa; /* NUMA nodes; 0 or 1: none (vm_argv splits memory and deals out CPUs) */
 	const struct vm_disk *disks;
 	size_t ndisks;
 	const char *run_dir; /* console.log, qemu.log and the channel socket go here */

@@ -50,6 +50,8 @@ plan zero-timeout '[campaign]\ntimeout = 0\n'
 plan zero-swap '[guest]\nswap_size = 0\n'
 plan cgroup2 '[guest]\ncgroup2_options = nsdelegate,memory_recursive\n'
 plan v1-file '[memcg n]\nmemory.swappiness = 10\n'
+plan numa-small '[guest]\nmemory = 512M\nnuma = 8\n'
+printf '[guest]\nnuma = 2\n%snuma_policy = bind:2\n' "$body" > "$h/numa-node.ini"
 plan nul '[campaign]\nname = x\x00y\n'
 plan escape '[campaign]\nname = \x1b[31mred\x01\n'
 printf '[variant a]\nlru = classic\n[workload w]\ntype = anon-zipf\ntheta = 1.5\n' > "$h/theta.ini"
@@ -72,6 +74,8 @@ run zero-timeout "zero-timeout.ini:2: timeout '0' is zero"
 run zero-swap "zero-swap.ini:2: swap_size '0' is zero"
 run cgroup2 "cgroup2.ini:2: unknown cgroup2 mount option 'memory_recursive'"
 run v1-file "v1-file.ini:2: 'memory.swappiness' is a cgroup v1 file"
+run numa-small "numa-small.ini:3: numa = 8 with memory = 512M leaves 64M a node"
+run numa-node "numa-node.ini:11: numa_policy 'bind:2' of [workload w] names node 2; the guest has 2 nodes"
 run nul "nul.ini:2: a NUL byte: a plan is text"
 run escape "escape.ini:2: bad name '\\x1b[31mred\\x01'"
 run theta "theta.ini:5: bad value '1.5' for 'theta' (a number from 0 to 0.9999)"
