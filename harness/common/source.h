@@ -16,6 +16,7 @@
 #ifndef LRUBENCH_SOURCE_H
 #define LRUBENCH_SOURCE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -43,6 +44,8 @@ enum source_scope {
 	SOURCE_SYSTEM,	 /* one instance, SCOPE "-" */
 	SOURCE_MEMCG,	 /* one instance per memcg, SCOPE its name */
 	SOURCE_WORKLOAD, /* one instance per workload, SCOPE its name */
+	SOURCE_NODE,	 /* one instance per NUMA node, SCOPE "nodeN", file under its sysfs
+			  * directory; only in a guest with more than one node */
 };
 
 /* One KEY VALUE of a sample; key is not NUL-terminated. */
@@ -66,6 +69,8 @@ struct source {
 	 * '*' a prefix), its unit, kind and better are the key's. name NULL:
 	 * none (the dictionary's "value of an unknown source"). */
 	struct metric_info fallback;
+	/* Sampled only in a guest with more than one NUMA node (SOURCE_NODE always is). */
+	bool multi_node;
 };
 
 /* Every sampled source, in the order the agent sends them; *ret_n gets the count. */

@@ -10,20 +10,23 @@
 
 #include "util.h"
 
-#define SOURCES(X)       \
-	X(vmstat)          \
-	X(memory_stat)     \
-	X(memory_events)   \
-	X(memory_current)  \
-	X(memory_pressure) \
-	X(psi_memory)      \
-	X(psi_io)          \
-	X(psi_cpu)         \
-	X(kswapd)          \
-	X(lru_gen)         \
-	X(perf)            \
-	X(reclaim)         \
-	X(wss)             \
+#define SOURCES(X)   \
+	X(vmstat)           \
+	X(memory_stat)      \
+	X(memory_events)    \
+	X(memory_current)   \
+	X(memory_pressure)  \
+	X(memory_numa_stat) \
+	X(node_vmstat)      \
+	X(node_numastat)    \
+	X(psi_memory)       \
+	X(psi_io)           \
+	X(psi_cpu)          \
+	X(kswapd)           \
+	X(lru_gen)          \
+	X(perf)             \
+	X(reclaim)          \
+	X(wss)              \
 	X(agent)
 
 #define DECLARE(id) extern const struct source source_##id;

@@ -41,7 +41,8 @@ struct feed {
 struct instance {
 	const struct source *src;
 	const struct feed *feed; /* NULL: src->parse makes the v lines */
-	const char *scope;	/* "-", a memcg or a workload name */
+	const char *scope;	/* "-", a memcg or a workload name, or node_scope */
+	char *node_scope;	/* SOURCE_NODE: "nodeN", owned */
 	struct workload *w;	/* SOURCE_WORKLOAD */
 	int fd;			/* the file, -1 if none */
 	bool warned;		/* a failure was logged once */
@@ -331,6 +332,9 @@ int sampler_new(struct agent *a, struct sampler **ret)
 
 		if (feed && feed->wanted && !feed->wanted(a))
 			continue;
+		if ((src->multi_node || src->scope == SOURCE_NODE) &&
+		    __builtin_popcountll(a->numa_nodes) < 2)
+			continue;
 		switch (src->scope) {
 		case SOURCE_SYSTEM:
 			add_instance(s, src, feed, "-", src->file, NULL);
@@ -348,6 +352,20 @@ int sampler_new(struct agent *a, struct sampler **ret)
 		case SOURCE_WORKLOAD:
 			for (size_t j = 0; j < a->n_wls; j++)
 				add_instance(s, src, feed, a->wls[j].name, NULL, &a->wls[j]);
+			break;
+		case SOURCE_NODE:
+			for (int j = 0; j < 64; j++) {
+				_cleanup_free_ char *path = NULL;
+				char *scope;
+
+				if (!(a->numa_nodes & (1ull << j)))
+					continue;
+				scope = xasprintf("node%d", j);
+				path = xasprintf("/sys/devices/system/node/node%d/%s", j,
+						 src->file);
+				add_instance(s, src, feed, scope, path, NULL);
+				s->in[s->n_in - 1].node_scope = scope;
+			}
 			break;
 		}
 	}
@@ -394,9 +412,11 @@ void sampler_free(struct sampler *s)
 {
 	if (!s)
 		return;
-	for (size_t i = 0; i < s->n_in; i++)
+	for (size_t i = 0; i < s->n_in; i++) {
 		if (s->in[i].fd >= 0)
 			close(s->in[i].fd);
+		free(s->in[i].node_scope);
+	}
 	for (size_t i = 0; i < s->n_kswapd; i++) {
 		close(s->kswapd_fds[i]);
 		if (s->kswapd_sched_fds[i] >= 0)

@@ -18,6 +18,7 @@
 	X(balance)         \
 	X(stall_cdf)       \
 	X(stall_heatmap)   \
+	X(nodes)           \
 	X(marks)
 
 #define PLOT_KIND_DECLARE(NAME) extern const struct plot_kind plot_kind_##NAME;

@@ -234,6 +234,9 @@ static const char *fixture_of(const char *source)
 		{ "psi.memory", "pressure-memory" },
 		{ "psi.io", "pressure-io" },
 		{ "psi.cpu", "pressure-cpu" },
+		{ "memory.numa_stat", "../numa/memory.numa_stat" },
+		{ "node.vmstat", "../numa/node0-vmstat" },
+		{ "node.numastat", "../numa/node1-numastat" },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(files); i++)
@@ -282,7 +285,58 @@ static void test_file_sources_on_fixtures(void **state)
 		assert_true(k.n > 0);
 		parsed++;
 	}
-	assert_true(parsed >= 8);
+	assert_true(parsed >= 11);
+}
+
+struct kv_seen {
+	unsigned n;
+	int64_t anon_n0, anon_n1, refault_n0;
+	bool key_ok;
+};
+
+static void numa_value(void *arg, const char *key, size_t key_len, int64_t value)
+{
+	struct kv_seen *s = arg;
+	_cleanup_free_ char *k = xasprintf("%.*s", (int)key_len, key);
+
+	s->n++;
+	s->key_ok &= strlen(k) == key_len && strchr(k, '.') && !strchr(k, ' ');
+	if (!strcmp(k, "anon.N0"))
+		s->anon_n0 = value;
+	else if (!strcmp(k, "anon.N1"))
+		s->anon_n1 = value;
+	else if (!strcmp(k, "workingset_refault_anon.N0"))
+		s->refault_n0 = value;
+}
+
+/* memory.numa_stat: "KEY N0=V N1=V" into KEY.N0, KEY.N1; a malformed line is counted. */
+static void test_numa_stat_parse(void **state)
+{
+	size_t n;
+	const struct source *const *list = sources_table(&n), *src = NULL;
+	_cleanup_free_ char *buf = NULL;
+	struct kv_seen s = { .key_ok = true };
+	static const char bad[] = "anon N0=1 N1=2\nfile X0=3\nshmem N0=4 N1=x\nnoline\n";
+	size_t len;
+
+	(void)state;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(list[i]->name, "memory.numa_stat"))
+			src = list[i];
+	assert_non_null(src);
+	assert_true(src->multi_node);
+	if (read_file(FIX "../numa/memory.numa_stat", 1 << 20, &buf, &len) < 0)
+		fail_msg("cannot read the numa fixture");
+	assert_int_equal(src->parse(buf, len, numa_value, &s), 0);
+	assert_int_equal(s.n, 27 * 2);
+	assert_true(s.key_ok);
+	assert_int_equal(s.anon_n0, 354570240);
+	assert_int_equal(s.anon_n1, 0);
+	assert_true(s.refault_n0 > 0);
+	s = (struct kv_seen){ .key_ok = true };
+	assert_int_equal(src->parse(bad, sizeof(bad) - 1, numa_value, &s), 3);
+	assert_int_equal(s.anon_n0, 1);
+	assert_int_equal(s.anon_n1, 2);
 }
 
 int main(void)
@@ -290,6 +344,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_toy_source),
 		cmocka_unit_test(test_file_sources_on_fixtures),
+		cmocka_unit_test(test_numa_stat_parse),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
