@@ -71,13 +71,19 @@ TEST_LIB_OBJS := $(HOST_LIB_OBJS:$(BUILD)/host/%=$(BUILD)/san/%) \
 # Objects are not intermediates to delete: keep them for incremental builds
 # (not .SECONDARY for all: it would also keep a missing version stamp missing).
 .PRECIOUS: $(BUILD)/host/%.o $(BUILD)/host/%.def.o $(BUILD)/guest/%.o $(BUILD)/san/%.o
-all: $(BUILD)/lrubench $(AGENT) $(WL_BINS) $(KSELFTEST_BINS) $(BUILD)/tools/extract-ikconfig
+QEMU_BACKPORTS := $(BUILD)/qemu-backports/root/usr/bin/qemu-system-x86_64
+all: $(BUILD)/lrubench $(AGENT) $(WL_BINS) $(KSELFTEST_BINS) $(BUILD)/tools/extract-ikconfig $(QEMU_BACKPORTS)
 
 # Every compile waits for deps (an order-only prerequisite: it runs first, once,
 # and never makes anything out of date), so `make -j2 deps all` cannot compile
 # before the packages (zstd.h, ...) are installed.
 deps:
 	@scripts/install-deps.sh
+
+# QEMU 10 from bookworm-backports, unpacked (not installed) for guests of more
+# than one vCPU on the instruction-counted clock (scripts/fetch-qemu-backports.sh).
+$(QEMU_BACKPORTS): scripts/fetch-qemu-backports.sh | deps
+	@scripts/fetch-qemu-backports.sh $(BUILD)/qemu-backports
 
 $(BUILD)/host/%.o: %.c | deps
 	@mkdir -p $(dir $@)

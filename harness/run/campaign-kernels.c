@@ -23,9 +23,12 @@
 #include "plan.h"
 #include "store.h"
 #include "util.h"
+#include "vm-qemu.h"
 
 #include <errno.h>
 #include <libgen.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -237,12 +240,40 @@ int campaign__kernels_resolve(struct campaign *c)
 	return tools_resolve(c);
 }
 
+int campaign__qemu_choose(const struct campaign *c)
+{
+	const struct plan *p = c->plan;
+	_cleanup_free_ char *dir = NULL, *bin = NULL;
+	char root[PATH_MAX];
+
+	if (strcmp(p->clock, PLAN_CLOCK_INSTRUCTIONS) || p->cpus <= 1)
+		return 0;
+	dir = xasprintf("%s/" QEMU_BACKPORTS_DIR "/root", c->o->build_dir);
+	bin = xasprintf("%s/usr/bin/qemu-system-x86_64", dir);
+	if (access(bin, X_OK) < 0) {
+		log_err("%s: cpus = %d with clock = instructions runs on the QEMU that make "
+			"unpacks from bookworm-backports (scripts/fetch-qemu-backports.sh %s/%s), "
+			"and %s is not there: run make, or say cpus = 1 (the clock's default)",
+			p->path, p->cpus, c->o->build_dir, QEMU_BACKPORTS_DIR, bin);
+		return -ENOENT;
+	}
+	if (!realpath(dir, root))
+		return -errno;
+	vm_qemu_use(root); /* absolute: the runs' qemu.argv says which binary ran */
+	if (!c->quiet)
+		log_info("cpus = %d with clock = instructions: the QEMU in %s", p->cpus, root);
+	return 0;
+}
+
 int campaign__clock_resolve(struct campaign *c)
 {
 	const struct plan *p = c->plan;
 	_cleanup_free_ char *err = NULL;
 	int r;
 
+	r = campaign__qemu_choose(c);
+	if (r < 0)
+		return r;
 	if (!strcmp(p->clock, PLAN_CLOCK_INSTRUCTIONS) && p->cpus > 1) {
 		_cleanup_free_ char *qv = vm_qemu_version();
 

@@ -72,6 +72,13 @@ void campaign__kernels_free(struct campaign *c);
 /* The guests' clock of a new campaign: on instructions, its shift calibrated (or the
  * host's cached one); 0 or -errno, logged. Workers and --resume read guest.clock instead. */
 int campaign__clock_resolve(struct campaign *c);
+/*
+ * The QEMU of c's guests: with clock = instructions and more than one vCPU,
+ * the one unpacked from bookworm-backports into BUILD/QEMU_BACKPORTS_DIR
+ * (the system's 7.2 hangs there); -ENOENT, said, when it is not there.
+ */
+#define QEMU_BACKPORTS_DIR "qemu-backports"
+int campaign__qemu_choose(const struct campaign *c);
 
 /* campaign-record.c: the new campaign's meta (created at now), variants and runs
  * (*ret_nruns of them: a shard's share); 0 or -errno, logged. */

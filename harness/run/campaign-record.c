@@ -288,6 +288,9 @@ int campaign__load(struct campaign *c, const char *db, struct campaign_opts *o, 
 		plan__set_clock(c->plan, mode);
 		if (store__meta_get(c->st, "guest.clock.why", &why) == 0)
 			c->clock.why = TAKE_PTR(why);
+		r = campaign__qemu_choose(c);
+		if (r < 0)
+			return r;
 	}
 	c->dir = xasprintf("%s/%s", o->results_dir, c->name);
 	mkdir_p(c->dir);

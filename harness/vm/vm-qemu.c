@@ -15,6 +15,20 @@
 
 #define QEMU "qemu-system-x86_64"
 
+/* The QEMU every guest of this process runs on: vm_qemu_use()'s root, or the system's. */
+static char *qemu_root;
+
+void vm_qemu_use(const char *root)
+{
+	free(qemu_root);
+	qemu_root = root ? xstrdup(root) : NULL;
+}
+
+static char *qemu_binary(void)
+{
+	return qemu_root ? xasprintf("%s/usr/bin/" QEMU, qemu_root) : xstrdup(QEMU);
+}
+
 const char *vm_end_name(enum vm_end end)
 {
 	static const char *const names[] = {
@@ -88,7 +102,12 @@ char **vm_argv(const struct vm_spec *s, const char *sock_path, const char *conso
 	size_t n = 0;
 	bool kvm = !strcmp(s->accel, "kvm");
 
-	argv_push(&argv, &n, xstrdup(QEMU));
+	argv_push(&argv, &n, qemu_binary());
+	/* An unpacked QEMU finds its firmware where it was unpacked, not in /usr/share. */
+	for (size_t i = 0; qemu_root && i < 2; i++) {
+		argv_push(&argv, &n, xstrdup("-L"));
+		argv_push(&argv, &n, xasprintf("%s/usr/share/%s", qemu_root, i ? "seabios" : "qemu"));
+	}
 	argv_push(&argv, &n, xstrdup("-nodefaults"));
 	argv_push(&argv, &n, xstrdup("-no-user-config"));
 	argv_push(&argv, &n, xstrdup("-display"));
@@ -418,7 +437,8 @@ void vm_run_dir_remove(const char *run_dir)
 
 char *vm_qemu_version(void)
 {
-	const char *argv[] = { QEMU, "--version", NULL };
+	_cleanup_free_ char *bin = qemu_binary();
+	const char *argv[] = { bin, "--version", NULL };
 	char *out = NULL;
 	struct spawn_opts o = { .ret_stdout = &out };
 

@@ -84,5 +84,12 @@ const char *vm_end_name(enum vm_end end);
 bool vm_kvm_openable(void);
 /* QEMU's version line, malloc'd, or NULL. */
 char *vm_qemu_version(void);
+/*
+ * Run every later guest of this process on the QEMU unpacked under root
+ * (ROOT/usr/bin/qemu-system-x86_64, its firmware in ROOT/usr/share/qemu and
+ * ROOT/usr/share/seabios; scripts/fetch-qemu-backports.sh); NULL: the
+ * system's (qemu-system-x86_64 on PATH), the default.
+ */
+void vm_qemu_use(const char *root);
 
 #endif
