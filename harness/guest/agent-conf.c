@@ -431,7 +431,7 @@ static void resolve_workload_field(struct agent_conf *c, const struct pending *p
 	const char *field = dot ? dot + 1 : "";
 
 	if (!w || (strcmp(field, "memcg") && strcmp(field, "arg") && strcmp(field, "start_ms") &&
-		   strcmp(field, "after") && strcmp(field, "mempolicy"))) {
+		   strcmp(field, "after") && strcmp(field, "mempolicy") && strcmp(field, "cpus"))) {
 		conf_error(c, pd->line, "unknown key 'workload.%s'", pd->key);
 		return;
 	}
@@ -458,6 +458,10 @@ static void resolve_workload_field(struct agent_conf *c, const struct pending *p
 			w->after[w->n_after++] = (size_t)(o - c->workloads);
 			p += len + (p[len] == ',');
 		}
+	} else if (!strcmp(field, "cpus")) {
+		if (mempolicy_node_list(pd->value, &w->cpus) < 0)
+			conf_error(c, pd->line, "bad value for 'workload.%s': '%s'", pd->key,
+				   pd->value);
 	} else if (!strcmp(field, "mempolicy")) {
 		const char *why;
 

@@ -41,6 +41,7 @@ struct conf_workload {
 	size_t *after;		/* indices of the workloads it waits for (they exit first) */
 	size_t n_after;
 	struct mempolicy mempolicy; /* set before exec; MPOL_DEFAULT (0): the kernel's */
+	uint64_t cpus;		/* its CPU affinity, bit N: CPU N; 0: any */
 };
 
 struct agent_conf {

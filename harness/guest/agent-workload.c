@@ -12,6 +12,7 @@
 
 #include <fcntl.h>
 #include <linux/mempolicy.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/syscall.h>
 #include <string.h>
@@ -22,7 +23,7 @@
 
 /* What a child that could not exec tells its parent. */
 struct child_failure {
-	int stage; /* 1: join the memcg, 2: exec, 3: set its NUMA policy */
+	int stage; /* 1: join the memcg, 2: exec, 3: set its NUMA policy, 4: its CPU affinity */
 	int err;
 };
 
@@ -57,6 +58,16 @@ child_run(const struct workload *w, const char *procs, int out_fd, int sync_fd, 
 	}
 	while (read(sync_fd, &c, 1) < 0 && errno == EINTR)
 		;
+	if (w->conf->cpus) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		for (int cpu = 0; cpu < 64; cpu++)
+			if (w->conf->cpus & (1ull << cpu))
+				CPU_SET(cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set) < 0)
+			child_fail(err_fd, 4);
+	}
 	/* As numactl: the policy outlives exec. maxnode counts bits, plus one (mempolicy(2)). */
 	if (w->conf->mempolicy.mode != MPOL_DEFAULT &&
 	    syscall(SYS_set_mempolicy, w->conf->mempolicy.mode, &w->conf->mempolicy.nodes,
@@ -121,10 +132,10 @@ int workload_start(struct agent *a, struct workload *w)
 	while (n < 0 && errno == EINTR);
 	if (n == (ssize_t)sizeof(f)) {
 		static const char *const stages[] = { "?", "join memcg", "exec",
-						      "set_mempolicy for" };
+						      "set_mempolicy for", "sched_setaffinity for" };
 
 		channel_event(a->ch, "error", "workload %s: %s %s: %s", w->name,
-			      stages[f.stage >= 1 && f.stage <= 3 ? f.stage : 0],
+			      stages[f.stage >= 1 && f.stage <= 4 ? f.stage : 0],
 			      f.stage == 1 ? procs : w->conf->argv[0], strerror(f.err));
 		/* The child exits; workloads_reap() reports it. */
 	}

@@ -154,6 +154,17 @@ int parser__finish(struct parser *ps)
 		const char *why;
 		int max;
 
+		uint64_t cpus;
+
+		if (w->cpu_affinity && mempolicy_node_list(w->cpu_affinity, &cpus) == 0 &&
+		    63 - __builtin_clzll(cpus) >= p->cpus) {
+			ps->line = w->cpu_affinity_line;
+			return parser__fail(ps,
+					    "cpu_affinity '%s' of [workload %s] names vCPU %d; the "
+					    "guest has %d ([guest] cpus, or the clock's default)",
+					    w->cpu_affinity, w->name, 63 - __builtin_clzll(cpus),
+					    p->cpus);
+		}
 		if (!w->numa_policy || mempolicy_parse(w->numa_policy, &m, &why) < 0)
 			continue;
 		max = mempolicy__max_node(&m);

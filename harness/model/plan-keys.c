@@ -771,6 +771,23 @@ static int set_numa_policy(struct parser *ps, void *obj, const char *k, const ch
 	return 0;
 }
 
+static int set_cpu_affinity(struct parser *ps, void *obj, const char *k, const char *v)
+{
+	struct plan_workload *w = obj;
+	uint64_t cpus;
+
+	(void)k;
+	if (mempolicy_node_list(v, &cpus) < 0)
+		return parser__fail(ps,
+				    "bad cpu_affinity '%s': a list of vCPUs below 64 and ranges: "
+				    "0, 0,2 or 0-3",
+				    v);
+	free(w->cpu_affinity);
+	w->cpu_affinity = xstrdup(v);
+	w->cpu_affinity_line = ps->line;
+	return 0;
+}
+
 #define WORKLOAD_FIELD(f) offsetof(struct plan_workload, f)
 
 /* The keys of every [workload]; the rest are its type's parameters (catalogue.h). */
@@ -783,6 +800,9 @@ static const struct key_def workload_keys[] = {
 	  .help = "workloads declared above that exit before it starts" },
 	{ "key", KEY_FN, .set = set_key, .flags = KEY_NEEDS_TYPE,
 	  .help = "the results that decide its comparison, instead of the catalogue's" },
+	{ "cpu_affinity", KEY_FN, .set = set_cpu_affinity,
+	  .help = "the guest's vCPUs it may run on (sched_setaffinity), e.g. 0 or 0-1; "
+		  "default any" },
 	{ "numa_policy", KEY_FN, .set = set_numa_policy,
 	  .help = "its NUMA placement: default, bind:LIST, interleave:LIST or preferred:N "
 		  "(nodes of [guest] numa)" },

@@ -197,6 +197,7 @@ void plan__free(struct plan *p)
 		free(p->workloads[i].key);
 		free(p->workloads[i].after);
 		free(p->workloads[i].numa_policy);
+		free(p->workloads[i].cpu_affinity);
 		kv__free(p->workloads[i].params, p->workloads[i].nparams);
 	}
 	free(p->variants);

@@ -93,6 +93,8 @@ struct plan_workload {
 	char *key; /* "key =": its key results, space-separated; NULL: the catalogue's */
 	char *numa_policy; /* "numa_policy =" (mempolicy.h); NULL: the kernel's default */
 	int numa_policy_line;
+	char *cpu_affinity; /* "cpu_affinity =": the vCPUs it may run on, a list; NULL: any */
+	int cpu_affinity_line;
 };
 
 struct plan {

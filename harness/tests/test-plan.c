@@ -172,6 +172,12 @@ static const struct {
 	{ "[workload w]\nnuma_policy = interleave:1-0\n",
 	  "bad.ini:2: bad numa_policy 'interleave:1-0': a node list is numbers below 64 and ranges: "
 	  "0, 0,2 or 0-3" },
+	{ "[guest]\ncpus = 2\n[variant a]\n[memcg m]\n[workload w]\ntype = anon-zipf\n"
+	  "memcg = m\nsize = 1M\ncpu_affinity = 1-2\n",
+	  "bad.ini:9: cpu_affinity '1-2' of [workload w] names vCPU 2; the guest has 2 ([guest] "
+	  "cpus, or the clock's default)" },
+	{ "[workload w]\ncpu_affinity = all\n",
+	  "bad.ini:2: bad cpu_affinity 'all': a list of vCPUs below 64 and ranges: 0, 0,2 or 0-3" },
 	{ "[workload w]\nnuma_policy = preferred:0,1\n",
 	  "bad.ini:2: bad numa_policy 'preferred:0,1': preferred takes one node" },
 	{ "[guest]\ncgroup2_options = nsdelegate,\n",
@@ -628,7 +634,7 @@ static void test_numa(void **state)
 {
 	static const char text[] = "[guest]\nnuma = 2\ncpus = 1\n[variant a]\n[memcg m]\n"
 				   "[workload w]\ntype = anon-zipf\nmemcg = m\nsize = 1M\n"
-				   "numa_policy = interleave:0-1\n";
+				   "numa_policy = interleave:0-1\ncpu_affinity = 0\n";
 	struct plan *p = NULL;
 	char *err = NULL;
 
@@ -637,6 +643,7 @@ static void test_numa(void **state)
 		fail_msg("%s", err);
 	assert_int_equal(p->numa, 2);
 	assert_string_equal(p->workloads[0].numa_policy, "interleave:0-1");
+	assert_string_equal(p->workloads[0].cpu_affinity, "0");
 	plan__free(p);
 }
 

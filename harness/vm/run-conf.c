@@ -72,6 +72,8 @@ static void conf_workloads(FILE *f, const struct plan *p, uint64_t seed)
 			fprintf(f, "workload.%s.after=%s\n", w->name, w->after);
 		if (w->numa_policy)
 			fprintf(f, "workload.%s.mempolicy=%s\n", w->name, w->numa_policy);
+		if (w->cpu_affinity)
+			fprintf(f, "workload.%s.cpus=%s\n", w->name, w->cpu_affinity);
 		fprintf(f, "workload.%s.arg=%s\n", w->name, w->def->binary);
 		for (size_t j = 0; j < w->nparams; j++) {
 			fprintf(f, "workload.%s.arg=--%s=%s\n", w->name, w->params[j].key,
