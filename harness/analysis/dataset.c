@@ -240,6 +240,7 @@ static void load_run(struct dataset *ds, const struct plan *p, size_t vi, int re
 
 		if (stall_run__add(&lc.stalls, inc->metric, inc->scope, inc->increase))
 			continue;
+		stall_run__add_pages(&lc.stalls, inc->metric, inc->scope, inc->increase);
 		counter = key_counter(inc->metric);
 		if (counter >= 0)
 			add_value(&lc, inc->metric, inc->scope, counter, (double)inc->increase);

@@ -77,6 +77,43 @@ bool stall_run__add(struct stall_run *r, const char *metric, const char *scope, 
 	return true;
 }
 
+/* The counters of pages reclaimed, and the path whose time they divide. */
+static const struct {
+	const char *metric, *path;
+	bool memcg; /* counted in a memcg's scope, else system-wide */
+} page_counters[] = {
+	{ "memory.stat:pgsteal", "memcg", true },
+	{ "vmstat:pgsteal_direct", "direct", false },
+	{ "vmstat:pgsteal_kswapd", "kswapd", false },
+};
+
+bool stall_run__add_pages(struct stall_run *r, const char *metric, const char *scope,
+			  int64_t increase)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(page_counters); i++) {
+		const struct reclaim_path *p;
+
+		if (strcmp(metric, page_counters[i].metric) ||
+		    page_counters[i].memcg == !strcmp(scope, "-") || increase < 0)
+			continue;
+		p = reclaim_path_find(page_counters[i].path, strlen(page_counters[i].path));
+		r->pages = xrealloc(r->pages, r->npages + 1, sizeof(*r->pages));
+		r->pages[r->npages++] = (struct stall_pages){ xstrdup(scope),
+							      (unsigned)(p - reclaim_paths),
+							      (uint64_t)increase };
+		return true;
+	}
+	return false;
+}
+
+static uint64_t pages_of(const struct stall_run *r, const char *scope, unsigned path)
+{
+	for (size_t i = 0; i < r->npages; i++)
+		if (r->pages[i].path == path && !strcmp(r->pages[i].scope, scope))
+			return r->pages[i].pages;
+	return 0;
+}
+
 int stall_run__span(struct store *st, int64_t run_id, double *ret_seconds)
 {
 	return store__run_span(st, run_id, ret_seconds);
@@ -116,6 +153,9 @@ void stall_run__clear(struct stall_run *r)
 	for (size_t i = 0; i < r->n; i++)
 		free(r->h[i].scope);
 	free(r->h);
+	for (size_t i = 0; i < r->npages; i++)
+		free(r->pages[i].scope);
+	free(r->pages);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -129,6 +169,7 @@ void stall_run__reduce(const struct stall_run *r, stall_value_fn fn, void *arg)
 	for (size_t i = 0; i < r->n; i++) {
 		const struct stall_hist *h = &r->h[i];
 		const char *path = reclaim_paths[h->path].name;
+		uint64_t pages;
 		char metric[64];
 
 		for (size_t k = 0; k < ARRAY_SIZE(quantiles); k++) {
@@ -145,6 +186,11 @@ void stall_run__reduce(const struct stall_run *r, stall_value_fn fn, void *arg)
 		}
 		snprintf(metric, sizeof(metric), PREFIX "total_ns.%s", path);
 		fn(arg, metric, h->scope, (double)h->h.sum);
+		pages = pages_of(r, h->scope, h->path);
+		if (pages) {
+			snprintf(metric, sizeof(metric), PREFIX "ns_per_page.%s", path);
+			fn(arg, metric, h->scope, (double)h->h.sum / (double)pages);
+		}
 	}
 }
 

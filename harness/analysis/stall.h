@@ -8,6 +8,12 @@
  *       periods (log-linear buckets, interpolated; within 6% on average)
  *   reclaim:per_s.PATH      periods per second of the run (first to last sample)
  *   reclaim:total_ns.PATH   the time the periods took, summed
+ *   reclaim:ns_per_page.PATH   that time over the pages the path's reclaim
+ *       took (#29: a cost normalised by work, steadier than the time alone):
+ *       memcg in a memcg's scope over its memory.stat pgsteal (pages taken
+ *       from it by any reclaimer: its limit reclaim where that dominates);
+ *       direct and kswapd system-wide over vmstat pgsteal_direct and
+ *       pgsteal_kswapd (kswapd's periods are awake time, naps included)
  *
  * per scope ("-": every period in the guest; a memcg: its tasks') and per
  * reclaim path (reclaim-paths.h). A run without periods on a traced path
@@ -30,9 +36,18 @@ struct stall_hist {
 	struct loghist h;
 };
 
+/* The pages a path's reclaim took in a scope over the run (stall_run__add_pages). */
+struct stall_pages {
+	char *scope;
+	unsigned path;
+	uint64_t pages;
+};
+
 struct stall_run {
 	struct stall_hist *h;
 	size_t n;
+	struct stall_pages *pages;
+	size_t npages;
 	double seconds; /* the run's first to last sample */
 	uint64_t bad;	/* reclaim values naming no path or no bucket: ignored */
 };
@@ -44,6 +59,13 @@ struct stall_run {
  * r->bad.
  */
 bool stall_run__add(struct stall_run *r, const char *metric, const char *scope, int64_t increase);
+/*
+ * A counter increase that counts pages reclaimed on a path (memory.stat:pgsteal
+ * of a memcg, vmstat:pgsteal_direct, vmstat:pgsteal_kswapd): kept for
+ * ns_per_page; false for any other. The counter keeps its own row too.
+ */
+bool stall_run__add_pages(struct stall_run *r, const char *metric, const char *scope,
+			  int64_t increase);
 /* The run's sampled time span in seconds (0 with fewer than 2 samples). */
 int stall_run__span(struct store *st, int64_t run_id, double *ret_seconds);
 /* Every histogram of a run, as increases over the run (store-dataset.h). 0 or -EIO. */

@@ -26,6 +26,10 @@ static const struct metric_info reclaim_metrics[] = {
 	METRIC("reclaim:p999_ns.*", "ns", GAUGE, LOWER,
 	       "99.9th percentile of the run's reclaim period durations (from its histogram)"),
 	METRIC("reclaim:per_s.*", "1/s", GAUGE, LOWER, "reclaim periods per second of the run"),
+	METRIC("reclaim:ns_per_page.*", "ns", GAUGE, LOWER,
+	       "reclaim time per page reclaimed: the path's periods summed over the pages it "
+	       "took (memcg: the memcg's pgsteal; direct, kswapd: vmstat pgsteal_direct, "
+	       "pgsteal_kswapd)"),
 	METRIC("reclaim:records", "events", COUNTER, NONE, "tracepoint records the agent read"),
 	METRIC("reclaim:lost", "events", COUNTER, LOWER,
 	       "tracepoint records lost to a full ring buffer"),

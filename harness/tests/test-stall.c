@@ -115,6 +115,10 @@ static char *make_stream(struct loghist *wl)
 			fprintf(s, "v reclaim - hist.memcg.1048577 5\nv reclaim - hist.nosuch.1024 1\n");
 			n += 2;
 		}
+		/* the pages reclaimed: 1000 from wl over the run, 30 by direct reclaim */
+		fprintf(s, "v memory.stat wl pgsteal %d\nv vmstat - pgsteal_direct %d\n",
+			500 + 500 * seq, 7 + 15 * seq);
+		n += 2;
 		fprintf(s, "v reclaim - records %d\n", 10 * seq);
 		fprintf(s, "end %d %zu\n", seq, n + 1);
 	}
@@ -318,6 +322,17 @@ static void test_dataset_rows(void **state)
 	assert_non_null(r);
 	assert_true(fabs(ds_vals(ds, r, 0)[0] - 109e6) < 1e-3);
 	assert_string_equal(r->family, "system");
+	/* the cost per page: 109 ms of memcg reclaim over 1000 pages, 300 us direct over 30 */
+	r = row(ds, "reclaim:ns_per_page.memcg[wl]");
+	assert_non_null(r);
+	assert_true(fabs(ds_vals(ds, r, 0)[0] - 109000) < 1e-6);
+	assert_string_equal(r->unit, "ns");
+	assert_int_equal(r->better, BETTER_LOWER);
+	r = row(ds, "reclaim:ns_per_page.direct");
+	assert_non_null(r);
+	assert_true(fabs(ds_vals(ds, r, 0)[0] - 10000) < 1e-6);
+	assert_non_null(row(ds, "memory.stat:pgsteal[wl]")); /* the counter keeps its row */
+	assert_null(row(ds, "reclaim:ns_per_page.memcg")); /* no system-wide memcg pages */
 	assert_non_null(row(ds, "reclaim:p50_ns.direct"));
 	assert_non_null(row(ds, "reclaim:p999_ns.memcg"));
 	/* softlimit never ran: no row; the raw histogram counters are no rows either */
