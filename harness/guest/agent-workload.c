@@ -221,21 +221,39 @@ static bool proto_number(const char *s)
 	return !*s;
 }
 
-static void forward_result(struct agent *a, const struct workload *w, char *line)
+/*
+ * Split line in place into exactly n space-separated fields, the first three
+ * KIND NAME VALUE (a protocol name and number); false, said as an error event
+ * quoting the line, when it is not so.
+ */
+static bool split_line(struct agent *a, const struct workload *w, char *line, char **field,
+		       size_t n)
 {
 	_cleanup_free_ char *copy = xstrdup(line);
-	char *field[5], *save = NULL, *tok;
-	size_t n = 0;
+	char *save = NULL, *tok;
+	size_t got = 0;
 
-	for (tok = strtok_r(line, " ", &save); tok && n < ARRAY_SIZE(field);
-	     tok = strtok_r(NULL, " ", &save))
-		field[n++] = tok;
-	if (n != 5 || tok || !proto_name(field[1]) || !proto_number(field[2]) ||
-	    !proto_name(field[3]) ||
+	for (tok = strtok_r(line, " ", &save); tok && got < n; tok = strtok_r(NULL, " ", &save))
+		field[got++] = tok;
+	if (got == n && !tok && proto_name(field[1]) && proto_number(field[2]))
+		return true;
+	if (strlen(copy) > 200)
+		strcpy(copy + 197, "...");
+	channel_event(a->ch, "error", "workload %s: bad %.*s line '%s'", w->name,
+		      (int)strcspn(copy, " "), copy, copy);
+	return false;
+}
+
+static void forward_result(struct agent *a, const struct workload *w, char *line)
+{
+	char *field[5];
+
+	if (!split_line(a, w, line, field, ARRAY_SIZE(field)))
+		return;
+	if (!proto_name(field[3]) ||
 	    (strcmp(field[4], "higher") && strcmp(field[4], "lower") && strcmp(field[4], "none"))) {
-		if (strlen(copy) > 200)
-			strcpy(copy + 197, "...");
-		channel_event(a->ch, "error", "workload %s: bad result line '%s'", w->name, copy);
+		channel_event(a->ch, "error", "workload %s: bad result line 'result %s %s %s %s'",
+			      w->name, field[1], field[2], field[3], field[4]);
 		return;
 	}
 	channel_record(a->ch, "result %s %s %s %s %s", w->name, field[1], field[2], field[3],
@@ -245,18 +263,13 @@ static void forward_result(struct agent *a, const struct workload *w, char *line
 /* "mark NAME VALUE UNIT" as "event T mark WORKLOAD NAME VALUE UNIT". */
 static void forward_mark(struct agent *a, struct workload *w, char *line)
 {
-	_cleanup_free_ char *copy = xstrdup(line);
-	char *field[4], *save = NULL, *tok;
-	size_t n = 0;
+	char *field[4];
 
-	for (tok = strtok_r(line, " ", &save); tok && n < ARRAY_SIZE(field);
-	     tok = strtok_r(NULL, " ", &save))
-		field[n++] = tok;
-	if (n != 4 || tok || !proto_name(field[1]) || !proto_number(field[2]) ||
-	    !proto_name(field[3])) {
-		if (strlen(copy) > 200)
-			strcpy(copy + 197, "...");
-		channel_event(a->ch, "error", "workload %s: bad mark line '%s'", w->name, copy);
+	if (!split_line(a, w, line, field, ARRAY_SIZE(field)))
+		return;
+	if (!proto_name(field[3])) {
+		channel_event(a->ch, "error", "workload %s: bad mark line 'mark %s %s %s'",
+			      w->name, field[1], field[2], field[3]);
 		return;
 	}
 	if (w->marks++ == MARKS_MAX)

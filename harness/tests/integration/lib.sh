@@ -160,6 +160,15 @@ check_catalogue_runs() {
 	echo "$checked results checked, $memcgs memcgs reclaimed"
 }
 
+# --- Debian's kernel with a config option turned off: DIR OPTION (DIR/bzImage, DIR/config)
+kernel_without() {
+	local img
+	img=$($lrb kernel fetch 2>/dev/null) || return 1
+	mkdir -p "$1" && cp "$img" "$1/bzImage" || return 1
+	sed "s/^CONFIG_$2=y/# CONFIG_$2 is not set/" \
+		"$(dirname "$img")/config-$(basename "$img" | sed 's/^vmlinuz-//')" > "$1/config"
+}
+
 # --- git histories of linux-source tarballs (bisect, owntree612) ---------------
 # A git repository of a linux-source tarball, one commit: DIR TARBALL MESSAGE.
 # Later commits in it need the identity exported here (run it in a subshell).

@@ -49,10 +49,7 @@ test_numa_guest() {
 
 # --- a kernel without CONFIG_NUMA is refused before boot when the plan asks for nodes
 test_numa_refused() {
-	local img; img=$($lrb kernel fetch 2>/dev/null) || { bad numa "kernel fetch failed"; return; }
-	mkdir -p "$tmp/nonuma"
-	cp "$img" "$tmp/nonuma/bzImage"
-	sed 's/^CONFIG_NUMA=y/# CONFIG_NUMA is not set/' "$(dirname "$img")/config-$(basename "$img" | sed 's/^vmlinuz-//')" > "$tmp/nonuma/config"
+	kernel_without "$tmp/nonuma" NUMA || { bad numa "kernel fetch failed"; return; }
 	local rc=0
 	$lrb run harness/tests/plans/numa.ini --kernel "$tmp/nonuma/bzImage" --db "$tmp/nonuma.db" > /dev/null 2> "$tmp/nonuma.err" || rc=$?
 	[[ $rc == 2 ]] && grep -q 'CONFIG_NUMA (not set' "$tmp/nonuma.err" && [[ ! -e $tmp/nonuma.db ]] &&

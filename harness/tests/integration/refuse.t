@@ -4,10 +4,7 @@
 
 # --- a kernel without LRU_GEN is refused before boot ----------------------
 test_refuse() {
-	local img; img=$($lrb kernel fetch 2>/dev/null) || { bad refuse "kernel fetch failed"; return; }
-	mkdir -p "$tmp/nolrugen"
-	cp "$img" "$tmp/nolrugen/bzImage"
-	sed 's/^CONFIG_LRU_GEN=y/# CONFIG_LRU_GEN is not set/' "$(dirname "$img")/config-$(basename "$img" | sed 's/^vmlinuz-//')" > "$tmp/nolrugen/config"
+	kernel_without "$tmp/nolrugen" LRU_GEN || { bad refuse "kernel fetch failed"; return; }
 	local rc=0
 	$lrb run harness/tests/plans/one.ini --kernel "$tmp/nolrugen/bzImage" --db "$tmp/refuse.db" > /dev/null 2> "$tmp/refuse.err" || rc=$?
 	if [[ $rc == 2 ]] && grep -q 'CONFIG_LRU_GEN' "$tmp/refuse.err" && [[ ! -e $tmp/refuse.db ]]; then
