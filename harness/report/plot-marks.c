@@ -139,7 +139,7 @@ static int count_image(struct plot_ctx *pc, const struct mark_key *k, const char
 	_cleanup_free_ char *body = NULL, *plot = NULL, *title = NULL;
 	size_t blen = 0, plen = 0, block = 0;
 	FILE *f, *b, *p;
-	double x;
+	double x, end;
 
 	f = plot_data(pc, dat);
 	if (!f)
@@ -155,14 +155,17 @@ static int count_image(struct plot_ctx *pc, const struct mark_key *k, const char
 
 			if (!r)
 				continue;
+			/* the line runs on to the run's end (its sampled span), or its last mark */
+			end = r->span_rc == 0 ? r->span_s : 0;
 			fprintf(f, "0 0\n");
 			for (size_t m = 0; m < r->nmarks; m++)
-				if (mark_is(r->marks[m].text, k, &x))
-					fprintf(f, "%.3f %llu\n",
-						(double)(r->marks[m].t_ns - r->origin) / 1e9,
-						(unsigned long long)++n);
-			fprintf(f, "%.3f %llu\n\n\n", r->span_rc == 0 ? r->span_s : 0.0,
-				(unsigned long long)n);
+				if (mark_is(r->marks[m].text, k, &x)) {
+					double t = (double)(r->marks[m].t_ns - r->origin) / 1e9;
+
+					fprintf(f, "%.3f %llu\n", t, (unsigned long long)++n);
+					end = t > end ? t : end;
+				}
+			fprintf(f, "%.3f %llu\n\n\n", end, (unsigned long long)n);
 			fprintf(p, "%s\"%s\" index %zu using 1:2 with steps lw 2 lc rgb '%s' ",
 				block ? ", \\\n  " : "", dat, block, plot_color(v));
 			if (titled) {
