@@ -234,7 +234,8 @@ FUZZ_TARGETS := stream plan recipe
 FUZZ_SRCS_stream := harness/store/stream.c harness/common/util.c
 FUZZ_SRCS_plan := $(wildcard harness/model/plan*.c) workloads/catalogue.c workloads/workload.c $(WL_SRCS) \
 	harness/base/ini.c harness/kernel/kbuild-recipe.c harness/kernel/kernel.c \
-	harness/kernel/kernel-version.c harness/base/files.c harness/base/spawn.c harness/common/util.c
+	harness/kernel/kernel-version.c harness/base/files.c harness/base/spawn.c harness/common/util.c \
+	harness/common/mempolicy.c
 FUZZ_LIBS_plan := -lcrypto
 FUZZ_SRCS_recipe := harness/base/ini.c harness/kernel/kbuild-recipe.c harness/kernel/kernel.c \
 	harness/kernel/kernel-version.c harness/base/files.c harness/base/spawn.c harness/common/util.c
