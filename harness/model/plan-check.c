@@ -128,6 +128,40 @@ static int plan_fits(struct parser *ps)
 	return 0;
 }
 
+/* Each workload's cpu_affinity and numa_policy name only vCPUs and nodes the guest has. */
+static int placements_fit(struct parser *ps)
+{
+	const struct plan *p = ps->p;
+
+	for (size_t i = 0; i < p->nworkloads; i++) {
+		const struct plan_workload *w = &p->workloads[i];
+		struct mempolicy m = { 0 };
+		uint64_t cpus = 0;
+		const char *why;
+		int top;
+
+		/* both parsed when set (plan-keys.c): here only their highest number counts */
+		if (w->cpu_affinity && mempolicy_node_list(w->cpu_affinity, &cpus) == 0 &&
+		    (top = 63 - __builtin_clzll(cpus)) >= p->cpus) {
+			ps->line = w->cpu_affinity_line;
+			return parser__fail(ps,
+					    "cpu_affinity '%s' of [workload %s] names vCPU %d; the "
+					    "guest has %d ([guest] cpus, or the clock's default)",
+					    w->cpu_affinity, w->name, top, p->cpus);
+		}
+		if (w->numa_policy && mempolicy_parse(w->numa_policy, &m, &why) == 0 &&
+		    (top = mempolicy__max_node(&m)) >= p->numa) {
+			ps->line = w->numa_policy_line;
+			return parser__fail(ps,
+					    "numa_policy '%s' of [workload %s] names node %d; the "
+					    "guest has %d node%s ([guest] numa = %d)",
+					    w->numa_policy, w->name, top, p->numa,
+					    p->numa == 1 ? "" : "s", p->numa);
+		}
+	}
+	return 0;
+}
+
 /* After parsing: sweeps, cross-references, required keys, relative sizes. */
 int parser__finish(struct parser *ps)
 {
@@ -148,35 +182,9 @@ int parser__finish(struct parser *ps)
 				    p->numa, size_str(b1, p->mem_bytes),
 				    size_str(b2, p->mem_bytes / (uint64_t)p->numa), "128M");
 	}
-	for (size_t i = 0; i < p->nworkloads; i++) {
-		const struct plan_workload *w = &p->workloads[i];
-		struct mempolicy m;
-		const char *why;
-		int max;
-
-		uint64_t cpus;
-
-		if (w->cpu_affinity && mempolicy_node_list(w->cpu_affinity, &cpus) == 0 &&
-		    63 - __builtin_clzll(cpus) >= p->cpus) {
-			ps->line = w->cpu_affinity_line;
-			return parser__fail(ps,
-					    "cpu_affinity '%s' of [workload %s] names vCPU %d; the "
-					    "guest has %d ([guest] cpus, or the clock's default)",
-					    w->cpu_affinity, w->name, 63 - __builtin_clzll(cpus),
-					    p->cpus);
-		}
-		if (!w->numa_policy || mempolicy_parse(w->numa_policy, &m, &why) < 0)
-			continue;
-		max = mempolicy__max_node(&m);
-		if (max >= p->numa) {
-			ps->line = w->numa_policy_line;
-			return parser__fail(ps,
-					    "numa_policy '%s' of [workload %s] names node %d; the "
-					    "guest has %d node%s ([guest] numa = %d)",
-					    w->numa_policy, w->name, max, p->numa,
-					    p->numa == 1 ? "" : "s", p->numa);
-		}
-	}
+	r = placements_fit(ps);
+	if (r < 0)
+		return r;
 	ps->line = 0;
 	/* Before sweeps rename the variants: errors name the line of the key. */
 	r = plan_fits(ps);
