@@ -162,6 +162,15 @@ static int placements_fit(struct parser *ps)
 	return 0;
 }
 
+int plan__placements_check(const struct plan *p, char **ret_err)
+{
+	struct parser ps = { .path = p->path, .p = (struct plan *)p };
+	int r = placements_fit(&ps);
+
+	*ret_err = ps.err;
+	return r;
+}
+
 /* After parsing: sweeps, cross-references, required keys, relative sizes. */
 int parser__finish(struct parser *ps)
 {

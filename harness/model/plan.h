@@ -156,6 +156,12 @@ bool plan_clock_ok(const char *s);
 int plan_clock_default_cpus(const char *clock);
 /* Run p on clock (a command line's --clock): its cpus follow unless it said them. */
 void plan__set_clock(struct plan *p, const char *clock);
+/*
+ * Whether every workload's cpu_affinity and numa_policy name only vCPUs and
+ * nodes p's guest has: checked when parsing, and again after plan__set_clock
+ * (the clock's default vCPUs). 0, or -EINVAL with *ret_err "path:line: ...".
+ */
+int plan__placements_check(const struct plan *p, char **ret_err);
 
 /* Parse text (from path, used in messages). On error *ret_err = "path:line: ...". */
 int plan__parse(const char *path, const char *text, struct plan **ret, char **ret_err);

@@ -77,8 +77,16 @@ int campaign__run(struct plan *plan, const struct campaign_opts *o, struct campa
 		r = -EINVAL;
 		goto out;
 	}
-	if (o->clock)
+	if (o->clock) {
+		_cleanup_free_ char *err = NULL;
+
 		plan__set_clock(plan, o->clock);
+		r = plan__placements_check(plan, &err);
+		if (r < 0) {
+			log_err("%s (--clock %s)", err, o->clock);
+			goto out;
+		}
+	}
 	r = campaign__kernels_resolve(&c);
 	if (r < 0)
 		goto out;

@@ -645,6 +645,19 @@ static void test_numa(void **state)
 	assert_string_equal(p->workloads[0].numa_policy, "interleave:0-1");
 	assert_string_equal(p->workloads[0].cpu_affinity, "0");
 	plan__free(p);
+	/* vCPU 1 exists on the real clock's 2, not on the instruction clock's default 1 */
+	if (plan__parse("t.ini", "[variant a]\n[memcg m]\n[workload w]\ntype = anon-zipf\n"
+				 "memcg = m\nsize = 1M\ncpu_affinity = 1\n",
+			&p, &err) < 0)
+		fail_msg("%s", err);
+	assert_int_equal(plan__placements_check(p, &err), 0);
+	assert_null(err);
+	plan__set_clock(p, "instructions");
+	assert_int_equal(plan__placements_check(p, &err), -EINVAL);
+	assert_string_equal(err, "t.ini:7: cpu_affinity '1' of [workload w] names vCPU 1; the guest "
+				 "has 1 ([guest] cpus, or the clock's default)");
+	free(err);
+	plan__free(p);
 }
 
 /* [guest] clock: the vCPUs follow it unless the plan says them; --clock re-resolves. */

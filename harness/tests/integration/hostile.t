@@ -52,6 +52,7 @@ plan cgroup2 '[guest]\ncgroup2_options = nsdelegate,memory_recursive\n'
 plan v1-file '[memcg n]\nmemory.swappiness = 10\n'
 plan numa-small '[guest]\nmemory = 512M\nnuma = 8\n'
 printf '[guest]\nnuma = 2\n%snuma_policy = bind:2\n' "$body" > "$h/numa-node.ini"
+printf '%scpu_affinity = 1\n' "$body" > "$h/affinity.ini"
 plan nul '[campaign]\nname = x\x00y\n'
 plan escape '[campaign]\nname = \x1b[31mred\x01\n'
 printf '[variant a]\nlru = classic\n[workload w]\ntype = anon-zipf\ntheta = 1.5\n' > "$h/theta.ini"
@@ -76,6 +77,9 @@ run cgroup2 "cgroup2.ini:2: unknown cgroup2 mount option 'memory_recursive'"
 run v1-file "v1-file.ini:2: 'memory.swappiness' is a cgroup v1 file"
 run numa-small "numa-small.ini:3: numa = 8 with memory = 512M leaves 64M a node"
 run numa-node "numa-node.ini:11: numa_policy 'bind:2' of [workload w] names node 2; the guest has 2 nodes"
+# vCPU 1 is there on the real clock's 2 vCPUs, not on the instruction clock's 1
+hostile affinity-clock 2 "affinity.ini:9: cpu_affinity '1' of [workload w] names vCPU 1; the guest has 1" \
+	"$lrb" run "$h/affinity.ini" --clock instructions --db "$h/affinity.db"
 run nul "nul.ini:2: a NUL byte: a plan is text"
 run escape "escape.ini:2: bad name '\\x1b[31mred\\x01'"
 run theta "theta.ini:5: bad value '1.5' for 'theta' (a number from 0 to 0.9999)"
